@@ -1,0 +1,110 @@
+#ifndef STRIDED_BACKENDS_COMMON_REDUCE_BODY_HPP
+#define STRIDED_BACKENDS_COMMON_REDUCE_BODY_HPP
+
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <utility>
+
+#include "strided/backends/common/map_body.hpp"
+#include "strided/backends/common/tile_walk.hpp"
+#include "strided/backends/common/tuple.hpp"
+
+namespace strided::detail {
+
+/// Lanes of every in-tile fold: element i of an inner run goes to lane i % 16, so the fold order
+/// is a function of the plan alone, and unit-stride runs vectorize.
+inline constexpr int REDUCE_LANES = 16;
+
+/// Folds one tile: map_fn over the sources, reduce_fn into 16 lanes seeded from the first
+/// elements (init is not folded here: it enters once per result, on the host).
+template <class U, class MapFn, class ReduceFn, class... Srcs>
+struct TileFold {
+  Tuple<Srcs...> srcs;
+  MapFn map_fn;
+  ReduceFn reduce_fn;
+  U lanes[REDUCE_LANES];
+  int seeded = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0,
+                                         std::size_t n1, const std::ptrdiff_t* s0,
+                                         const std::ptrdiff_t* s1) {
+    run(off, n0, n1, s0, s1, std::make_index_sequence<sizeof...(Srcs)>{});
+  }
+
+  /// The tile's partial: lanes combined in a fixed pairwise tree.
+  KOKKOS_INLINE_FUNCTION U result() {
+    for (int width = 1; width < seeded; width *= 2)
+      for (int l = 0; l + width < seeded; l += 2 * width)
+        lanes[l] = reduce_fn(lanes[l], lanes[l + width]);
+    return lanes[0];
+  }
+
+ private:
+  template <std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION U element(const std::ptrdiff_t* base, const std::ptrdiff_t* s0,
+                                        std::ptrdiff_t i, std::index_sequence<I...>) const {
+    return map_fn(get<I>(srcs).read(base[I] + i * s0[I])...);
+  }
+  template <std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION U unit_element(const std::ptrdiff_t* base, std::ptrdiff_t i,
+                                             std::index_sequence<I...>) const {
+    return map_fn(get<I>(srcs).read(base[I] + i)...);
+  }
+
+  template <std::size_t... I>
+  KOKKOS_INLINE_FUNCTION void run(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
+                                  const std::ptrdiff_t* s0, const std::ptrdiff_t* s1,
+                                  std::index_sequence<I...> seq) {
+    constexpr int S = static_cast<int>(sizeof...(Srcs));
+    bool unit = true;
+    for (int k = 0; k < S; ++k) unit = unit && s0[k] == 1;
+    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(n0);
+    for (std::size_t j = 0; j < n1; ++j) {
+      std::ptrdiff_t base[S > 0 ? S : 1];
+      for (int k = 0; k < S; ++k) base[k] = off[k] + static_cast<std::ptrdiff_t>(j) * s1[k];
+      std::ptrdiff_t i = 0;
+      if (seeded < REDUCE_LANES) {  // the tile's first run seeds the lanes it reaches
+        for (; i < n && i < REDUCE_LANES; ++i) {
+          const U x = element(base, s0, i, seq);
+          lanes[i] = i < seeded ? reduce_fn(lanes[i], x) : x;
+        }
+        if (i > seeded) seeded = static_cast<int>(i);
+      }
+      if (unit) {
+        for (; i + REDUCE_LANES <= n; i += REDUCE_LANES)
+          for (int l = 0; l < REDUCE_LANES; ++l)
+            lanes[l] = reduce_fn(lanes[l], unit_element(base, i + l, seq));
+      } else {
+        for (; i + REDUCE_LANES <= n; i += REDUCE_LANES)
+          for (int l = 0; l < REDUCE_LANES; ++l)
+            lanes[l] = reduce_fn(lanes[l], element(base, s0, i + l, seq));
+      }
+      for (; i < n; ++i) {
+        const int l = static_cast<int>(i % REDUCE_LANES);
+        lanes[l] = reduce_fn(lanes[l], element(base, s0, i, seq));
+      }
+    }
+  }
+};
+
+/// Writes the partial of each tile in a chunk to `partials` (any memory space).
+template <int N, class Fold, class PartialsView>
+struct TilePartials {
+  Plan<N> plan;
+  Fold fold;
+  PartialsView partials;
+  std::size_t chunks;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t c) const {
+    const std::size_t first = c * plan.tile_count / chunks;
+    const std::size_t last = (c + 1) * plan.tile_count / chunks;
+    for (std::size_t t = first; t < last; ++t) {
+      Fold local = fold;
+      walk_tile(plan, t, local);
+      partials(t) = local.result();
+    }
+  }
+};
+
+}  // namespace strided::detail
+
+#endif

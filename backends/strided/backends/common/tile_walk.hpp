@@ -1,0 +1,54 @@
+#ifndef STRIDED_BACKENDS_COMMON_TILE_WALK_HPP
+#define STRIDED_BACKENDS_COMMON_TILE_WALK_HPP
+
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+
+#include "strided/core/plan.hpp"
+
+namespace strided::detail {
+
+/// The element offsets of one tile, ready for a body: the body handles the two innermost axes
+/// (n0 x n1 elements, strides s0/s1 per operand) and this walks the rest with an odometer
+/// that adds and subtracts strides (no per-element index arithmetic, any rank).
+template <int N, class Body>
+KOKKOS_INLINE_FUNCTION void walk_tile(const Plan<N>& p, std::size_t tile, Body& body) {
+  std::ptrdiff_t off[N];
+  std::size_t len[MAX_PLAN_RANK];
+  for (int k = 0; k < N; ++k) off[k] = 0;
+  for (int i = 0; i < p.rank; ++i) {
+    const std::size_t t = tile % p.tiles[i];
+    tile /= p.tiles[i];
+    const std::size_t start = t * p.blocks[i];
+    len[i] = p.dims[i] - start < p.blocks[i] ? p.dims[i] - start : p.blocks[i];
+    for (int k = 0; k < N; ++k) off[k] += static_cast<std::ptrdiff_t>(start) * p.strides[k][i];
+  }
+  std::ptrdiff_t s0[N], s1[N];
+  for (int k = 0; k < N; ++k) {
+    s0[k] = p.rank > 0 ? p.strides[k][0] : 0;
+    s1[k] = p.rank > 1 ? p.strides[k][1] : 0;
+  }
+  const std::size_t n0 = p.rank > 0 ? len[0] : 1;
+  const std::size_t n1 = p.rank > 1 ? len[1] : 1;
+  if (p.rank <= 2) {
+    body(off, n0, n1, s0, s1);
+    return;
+  }
+  std::size_t index[MAX_PLAN_RANK];
+  for (int i = 2; i < p.rank; ++i) index[i] = 0;
+  while (true) {
+    body(off, n0, n1, s0, s1);
+    int i = 2;
+    for (; i < p.rank; ++i) {
+      for (int k = 0; k < N; ++k) off[k] += p.strides[k][i];
+      if (++index[i] < len[i]) break;
+      for (int k = 0; k < N; ++k) off[k] -= static_cast<std::ptrdiff_t>(len[i]) * p.strides[k][i];
+      index[i] = 0;
+    }
+    if (i == p.rank) return;
+  }
+}
+
+}  // namespace strided::detail
+
+#endif

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Installs what Strided needs on Debian 12 and builds Kokkos 3.4.01 from Debian's own trilinos
+# source package into a cached prefix (Debian's binary Kokkos is Serial-only). Idempotent: every
+# step leaves a stamp keyed on its inputs and is skipped when the stamp matches.
+#
+#   cmake/bootstrap-deps.sh [--deps-dir DIR] [--jobs N] [--no-apt]
+#
+# Result: DIR/install/kokkos-openmp   Kokkos Serial+OpenMP and Kokkos Kernels (no ETI)
+#         DIR/install/kokkos-threads  Kokkos Serial+Threads (3.4 allows one host-parallel backend)
+# No archive host is named here: the deb-src entry is derived from the system's apt sources.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+deps="$here/../.deps"
+jobs=$(nproc)
+use_apt=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --deps-dir) deps=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --no-apt) use_apt=0; shift ;;
+    *) echo "bootstrap-deps: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$deps"
+deps=$(cd "$deps" && pwd)
+stamps="$deps/stamps"
+mkdir -p "$stamps"
+
+TRILINOS_ORIG_SHA256=${TRILINOS_ORIG_SHA256:-0ddb47784ba7b8a6b9a07a4822b33be508feb4ccd54301b2a5d10c9e54524b90}
+log() { printf '[bootstrap-deps] %s\n' "$*" >&2; }
+t0=$(date +%s)
+
+# --- 1. Debian packages (only the missing ones) -------------------------------------------------
+packages=(cmake ninja-build g++ libgtest-dev googletest libbenchmark-dev clang-format
+          tar gzip ca-certificates)
+if [ "$use_apt" = 1 ]; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+fi
+
+cxx=${CXX:-c++}
+compiler_id=$("$cxx" --version | head -n 1)
+generator=(-G Ninja)
+command -v ninja >/dev/null 2>&1 || generator=()
+
+stamp_ok() { [ -f "$stamps/$1" ] && [ "$(cat "$stamps/$1")" = "$2" ]; }
+key_of() { printf '%s\n' "$@" | sha256sum | cut -d' ' -f1; }
+
+kokkos_common=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
+               -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_CXX_COMPILER="$cxx")
+omp_prefix="$deps/install/kokkos-openmp"
+thr_prefix="$deps/install/kokkos-threads"
+kokkos_omp_args=("${kokkos_common[@]}" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON
+                 -DCMAKE_INSTALL_PREFIX="$omp_prefix")
+kokkos_thr_args=("${kokkos_common[@]}" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_PTHREAD=ON
+                 -DCMAKE_INSTALL_PREFIX="$thr_prefix")
+kk_args=("${kokkos_common[@]}" -DKokkos_ROOT="$omp_prefix" -DCMAKE_INSTALL_PREFIX="$omp_prefix"
+         -DKokkosKernels_ADD_DEFAULT_ETI=OFF -DKokkosKernels_INST_EXECSPACE_OPENMP=OFF
+         -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF -DKokkosKernels_ENABLE_TESTS=OFF)
+
+key_omp=$(key_of "$TRILINOS_ORIG_SHA256" "$compiler_id" "${kokkos_omp_args[@]}")
+key_thr=$(key_of "$TRILINOS_ORIG_SHA256" "$compiler_id" "${kokkos_thr_args[@]}")
+key_kk=$(key_of "$key_omp" "${kk_args[@]}")
+
+if stamp_ok kokkos-openmp "$key_omp" && stamp_ok kokkos-threads "$key_thr" &&
+   stamp_ok kokkoskernels "$key_kk" &&
+   [ -f "$omp_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] &&
+   [ -f "$thr_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ]; then
+  log "Kokkos prefixes up to date in $deps/install ($(( $(date +%s) - t0 )) s)"
+  exit 0
+fi
+
+# --- 2. Kokkos sources from Debian's trilinos source package -----------------------------------
+src="$deps/src/trilinos-13.2.0"
+if ! stamp_ok extract "$TRILINOS_ORIG_SHA256" || [ ! -f "$src/kokkos/CMakeLists.txt" ]; then
+  dl="$deps/download"
+  mkdir -p "$dl"
+  orig=$(ls "$dl"/trilinos_*.orig.tar.* 2>/dev/null | head -n 1 || true)
+  if [ -z "$orig" ] || ! echo "$TRILINOS_ORIG_SHA256  $orig" | sha256sum -c --quiet 2>/dev/null; then
+    log "fetching the trilinos source package through apt (deb-src derived from the system sources)"
+    apt_tmp=$(mktemp -d)
+    trap 'rm -rf "$apt_tmp"' EXIT
+    mkdir -p "$apt_tmp/etc" "$apt_tmp/lists/partial" "$apt_tmp/cache/archives/partial"
+    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+      awk -v cn="$codename" 'BEGIN{RS="";ORS="\n\n"}
+        { u="";s="";su=""; n=split($0,L,"\n")
+          for(i=1;i<=n;i++){ if(L[i]~/^URIs:/)u=L[i]; if(L[i]~/^Signed-By:/)s=L[i]; if(L[i]~/^Suites:/)su=L[i] }
+          if ((" " su " ") !~ (" " cn " ")) next
+          print "Types: deb-src\n" u "\nSuites: " cn "\nComponents: main\n" s; exit }' \
+        /etc/apt/sources.list.d/debian.sources >"$apt_tmp/etc/src.sources"
+    fi
+    if [ ! -s "$apt_tmp/etc/src.sources" ]; then
+      # legacy one-line format: "deb [opts] URI codename components"
+      cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+        awk -v cn="$codename" '$1=="deb" { for(i=2;i<=NF;i++) if($i==cn){ $1="deb-src"; $(i+1)="main"; NF=i+1; print; exit } }' \
+        >"$apt_tmp/etc/src.list"
+    fi
+    apt_opts=(-oDir::Etc::SourceList=/dev/null -oDir::Etc::SourceParts="$apt_tmp/etc"
+              -oDir::State::Lists="$apt_tmp/lists" -oDir::Cache="$apt_tmp/cache"
+              -oDir::Cache::pkgcache= -oDir::Cache::srcpkgcache= -oAPT::Sandbox::User=root -qq)
+    apt-get "${apt_opts[@]}" update
+    (cd "$dl" && apt-get "${apt_opts[@]}" source --download-only trilinos >/dev/null)
+    orig=$(ls "$dl"/trilinos_*.orig.tar.* | head -n 1)
+    echo "$TRILINOS_ORIG_SHA256  $orig" | sha256sum -c --quiet ||
+      { [ "$TRILINOS_ORIG_SHA256" = any ] || { log "checksum mismatch for $orig"; exit 1; }; }
+  fi
+  log "extracting kokkos and kokkos-kernels from $(basename "$orig")"
+  rm -rf "$src" && mkdir -p "$src"
+  tar -xzf "$orig" -C "$src" --strip-components=2 --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
+  echo "$TRILINOS_ORIG_SHA256" >"$stamps/extract"
+fi
+
+build_install() { # name key source-dir args...
+  local name=$1 key=$2 dir=$3; shift 3
+  if stamp_ok "$name" "$key"; then log "$name: cached"; return; fi
+  local b="$deps/build/$name" s
+  s=$(date +%s)
+  rm -rf "$b"
+  log "$name: configure + build + install"
+  cmake "${generator[@]}" -S "$dir" -B "$b" "$@" >"$deps/$name.log" 2>&1 ||
+    { tail -n 30 "$deps/$name.log"; exit 1; }
+  cmake --build "$b" --parallel "$jobs" >>"$deps/$name.log" 2>&1 || { tail -n 30 "$deps/$name.log"; exit 1; }
+  cmake --install "$b" >>"$deps/$name.log" 2>&1
+  rm -rf "$b"
+  echo "$key" >"$stamps/$name"
+  log "$name: done in $(( $(date +%s) - s )) s"
+}
+
+build_install kokkos-openmp "$key_omp" "$src/kokkos" "${kokkos_omp_args[@]}"
+stamp_ok kokkos-openmp "$key_omp" && ! stamp_ok kokkoskernels "$key_kk" && rm -f "$stamps/kokkoskernels"
+build_install kokkoskernels "$key_kk" "$src/kokkos-kernels" "${kk_args[@]}"
+build_install kokkos-threads "$key_thr" "$src/kokkos" "${kokkos_thr_args[@]}"
+log "dependencies ready in $deps/install ($(( $(date +%s) - t0 )) s)"

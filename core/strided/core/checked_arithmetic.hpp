@@ -1,0 +1,40 @@
+#ifndef STRIDED_CORE_CHECKED_ARITHMETIC_HPP
+#define STRIDED_CORE_CHECKED_ARITHMETIC_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+namespace strided::detail {
+
+/// Overflow-checked integer steps for layout arithmetic; each returns false on overflow.
+inline bool checked_mul(std::size_t a, std::size_t b, std::size_t& out) noexcept {
+  if (a != 0 && b > std::numeric_limits<std::size_t>::max() / a) return false;
+  out = a * b;
+  return true;
+}
+
+inline bool checked_add(std::ptrdiff_t a, std::ptrdiff_t b, std::ptrdiff_t& out) noexcept {
+  constexpr std::ptrdiff_t hi = std::numeric_limits<std::ptrdiff_t>::max();
+  constexpr std::ptrdiff_t lo = std::numeric_limits<std::ptrdiff_t>::min();
+  if ((b > 0 && a > hi - b) || (b < 0 && a < lo - b)) return false;
+  out = a + b;
+  return true;
+}
+
+/// `(extent - 1) * stride` as a signed value, false when it does not fit.
+inline bool checked_reach(std::size_t extent, std::ptrdiff_t stride, std::ptrdiff_t& out) noexcept {
+  constexpr std::size_t hi = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+  const std::size_t steps = extent - 1;
+  if (steps > hi) return false;
+  if (stride == std::numeric_limits<std::ptrdiff_t>::min()) return steps == 0 ? (out = 0, true) : false;
+  const std::size_t magnitude = static_cast<std::size_t>(stride < 0 ? -stride : stride);
+  std::size_t product = 0;
+  if (!checked_mul(steps, magnitude, product) || product > hi) return false;
+  out = stride < 0 ? -static_cast<std::ptrdiff_t>(product) : static_cast<std::ptrdiff_t>(product);
+  return true;
+}
+
+}  // namespace strided::detail
+
+#endif

@@ -1,0 +1,62 @@
+#ifndef STRIDED_CORE_LAYOUT_HPP
+#define STRIDED_CORE_LAYOUT_HPP
+
+#include <cstddef>
+
+#include "strided/core/checked_arithmetic.hpp"
+
+namespace strided::detail {
+
+/// A non-owning description of one operand's index space: extents and signed element strides.
+struct LayoutRef {
+  std::size_t rank = 0;
+  const std::size_t* extents = nullptr;
+  const std::ptrdiff_t* strides = nullptr;
+
+  bool has_zero_extent() const noexcept {
+    for (std::size_t k = 0; k < rank; ++k)
+      if (extents[k] == 0) return true;
+    return false;
+  }
+};
+
+/// Product of the extents; false when it overflows.
+inline bool element_count(const LayoutRef& layout, std::size_t& count) noexcept {
+  count = 1;
+  for (std::size_t k = 0; k < layout.rank; ++k)
+    if (!checked_mul(count, layout.extents[k], count)) return false;
+  return true;
+}
+
+/// Smallest and largest reachable offsets relative to the origin; false on overflow. Only
+/// meaningful for a layout without zero extents.
+inline bool offset_bounds(const LayoutRef& layout, std::ptrdiff_t& lowest,
+                          std::ptrdiff_t& highest) noexcept {
+  lowest = 0;
+  highest = 0;
+  for (std::size_t k = 0; k < layout.rank; ++k) {
+    std::ptrdiff_t reach = 0;
+    if (!checked_reach(layout.extents[k], layout.strides[k], reach)) return false;
+    if (!checked_add(reach < 0 ? lowest : highest, reach, reach < 0 ? lowest : highest))
+      return false;
+  }
+  return true;
+}
+
+/// True when every element `offset + sum(i_k * stride_k)` lies in [0, buffer_len) and the
+/// arithmetic is representable. A layout with an extent 0 reaches nothing and is always valid.
+inline bool fits_buffer(const LayoutRef& layout, std::size_t buffer_len,
+                        std::ptrdiff_t offset) noexcept {
+  if (layout.has_zero_extent()) return true;
+  std::size_t count = 0;
+  if (!element_count(layout, count)) return false;
+  std::ptrdiff_t lowest = 0, highest = 0;
+  if (offset < 0 || !offset_bounds(layout, lowest, highest)) return false;
+  std::ptrdiff_t first = 0, last = 0;
+  if (!checked_add(offset, lowest, first) || !checked_add(offset, highest, last)) return false;
+  return first >= 0 && static_cast<std::size_t>(last) < buffer_len;
+}
+
+}  // namespace strided::detail
+
+#endif

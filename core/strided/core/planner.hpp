@@ -1,0 +1,231 @@
+#ifndef STRIDED_CORE_PLANNER_HPP
+#define STRIDED_CORE_PLANNER_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+
+#include "strided/core/plan.hpp"
+
+namespace strided::detail {
+
+/// Tuning constants of the planner (Strided.jl's values).
+struct PlannerOptions {
+  std::size_t block_bytes = 32768;       ///< L1 budget for one tile's working set
+  std::size_t cache_line = 64;
+  std::size_t max_tile_elements = 1 << 16;  ///< upper bound on a tile: the parallel grain
+  bool weight_first_operand = true;      ///< operand 0 is the output: counted twice in ordering
+  const std::size_t* block_override = nullptr;  ///< expert: tile extents per fused axis
+};
+
+inline std::size_t magnitude(std::ptrdiff_t s) { return static_cast<std::size_t>(s < 0 ? -s : s); }
+
+/// 1 + the number of non-zero |strides| strictly smaller than |strides[i]|; 0 stride -> 1.
+inline void stride_order(int rank, const std::ptrdiff_t* strides, int* order) {
+  for (int i = 0; i < rank; ++i) {
+    const std::size_t si = magnitude(strides[i]);
+    int k = 1;
+    if (si != 0)
+      for (int j = 0; j < rank; ++j)
+        if (strides[j] != 0 && magnitude(strides[j]) < si) ++k;
+    order[i] = k;
+  }
+}
+
+/// Orders axes by importance, most important (innermost) first. The key of an axis is the vector
+/// of (weighted) operand counts that rank it 1st, 2nd, ... by |stride|, compared
+/// lexicographically: the weighted-sum of the prior art without its integer overflow at rank 22+.
+template <int N>
+void order_axes(int rank, const std::ptrdiff_t (*strides)[MAX_PLAN_RANK], bool weight_first,
+                int* perm) {
+  unsigned char key[MAX_PLAN_RANK][MAX_PLAN_RANK] = {};
+  int order[MAX_PLAN_RANK];
+  for (int k = 0; k < N; ++k) {
+    stride_order(rank, strides[k], order);
+    const unsigned char w = (k == 0 && weight_first) ? 2 : 1;
+    for (int i = 0; i < rank; ++i) key[i][order[i] - 1] += w;
+  }
+  for (int i = 0; i < rank; ++i) perm[i] = i;
+  std::stable_sort(perm, perm + rank, [&](int a, int b) {
+    return std::memcmp(key[a], key[b], static_cast<std::size_t>(rank)) > 0;
+  });
+}
+
+/// Bytes of cache lines one tile touches (Strided.jl's total memory region): per operand, strides
+/// below a cache line add contiguous span, larger ones multiply the count of separate runs.
+template <int N>
+std::size_t memory_region(int rank, const std::size_t* blocks,
+                          const std::ptrdiff_t (*byte_strides)[MAX_PLAN_RANK],
+                          std::size_t line) {
+  std::size_t region = 0;
+  for (int k = 0; k < N; ++k) {
+    std::size_t span = 0, runs = 1;
+    for (int i = 0; i < rank; ++i) {
+      const std::size_t s = magnitude(byte_strides[k][i]);
+      if (s < line)
+        span += (blocks[i] - 1) * s;
+      else
+        runs *= blocks[i];
+    }
+    region += line * (span / line + 1) * runs;
+  }
+  return region;
+}
+
+/// Last index of the largest (blocks[i] - 1) * costs[i], or -1 when no block can shrink.
+inline int last_argmax_weighted(int rank, const std::size_t* blocks, const std::size_t* costs) {
+  int best = -1;
+  std::size_t best_value = 0;
+  for (int i = 0; i < rank; ++i) {
+    if (blocks[i] <= 1) continue;
+    const std::size_t v = (blocks[i] - 1) * costs[i];
+    if (best < 0 || v >= best_value) {
+      best = i;
+      best_value = v;
+    }
+  }
+  return best;
+}
+
+/// L1 blocking (port of Strided.jl's _computeblocks) on axes [first, rank).
+template <int N>
+void compute_blocks(int first, int rank, const std::size_t* dims,
+                    const std::ptrdiff_t (*byte_strides)[MAX_PLAN_RANK], const std::size_t* costs,
+                    const PlannerOptions& opt, std::size_t* blocks) {
+  const int n = rank - first;
+  if (n <= 0) return;
+  std::ptrdiff_t sub[N][MAX_PLAN_RANK];
+  for (int k = 0; k < N; ++k)
+    for (int i = 0; i < n; ++i) sub[k][i] = byte_strides[k][first + i];
+  std::size_t* b = blocks + first;
+  std::copy(dims + first, dims + rank, b);
+  if (memory_region<N>(n, b, sub, opt.cache_line) <= opt.block_bytes) return;
+  // Every operand has its smallest stride on the first axis: keep it whole, block the rest.
+  int order[MAX_PLAN_RANK];
+  bool first_is_smallest = true;
+  std::size_t smallest = ~std::size_t(0);
+  for (int k = 0; k < N; ++k) {
+    stride_order(n, sub[k], order);
+    int lowest = order[0];
+    for (int i = 1; i < n; ++i) lowest = std::min(lowest, order[i]);
+    first_is_smallest = first_is_smallest && order[0] == lowest;
+    for (int i = 0; i < n; ++i) smallest = std::min(smallest, magnitude(sub[k][i]));
+  }
+  if (first_is_smallest) {
+    compute_blocks<N>(first + 1, rank, dims, byte_strides, costs, opt, blocks);
+    return;
+  }
+  if (smallest > opt.block_bytes) {
+    std::fill(b, b + n, std::size_t(1));
+    return;
+  }
+  const std::size_t* c = costs + first;
+  while (memory_region<N>(n, b, sub, opt.cache_line) >= 2 * opt.block_bytes) {
+    const int i = last_argmax_weighted(n, b, c);
+    if (i < 0) break;
+    b[i] = (b[i] + 1) / 2;
+  }
+  while (memory_region<N>(n, b, sub, opt.cache_line) > opt.block_bytes) {
+    const int i = last_argmax_weighted(n, b, c);
+    if (i < 0) break;
+    b[i] -= 1;
+  }
+}
+
+/// Builds the plan for operands that share `extents` (logical rank `rank`, any size), with
+/// `strides[k]` and `element_size[k]` for operand k.
+template <int N>
+Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
+                  const std::ptrdiff_t* const* strides, const std::size_t* element_size,
+                  const PlannerOptions& opt = {}) {
+  Plan<N> p;
+  p.count = 1;
+  for (std::size_t i = 0; i < rank; ++i) p.count *= extents[i];
+  if (p.count == 0) {
+    p.strategy = Strategy::Empty;
+    p.tile_count = 0;
+    return p;
+  }
+  // 1. Drop extent-1 axes (at most 63 axes remain, see MAX_PLAN_RANK).
+  int r = 0;
+  short axis_of[MAX_PLAN_RANK];
+  std::size_t dims[MAX_PLAN_RANK];
+  std::ptrdiff_t s[N][MAX_PLAN_RANK];
+  for (std::size_t i = 0; i < rank; ++i) {
+    if (extents[i] == 1) continue;
+    dims[r] = extents[i];
+    axis_of[r] = static_cast<short>(i);
+    for (int k = 0; k < N; ++k) s[k][r] = strides[k][i];
+    ++r;
+  }
+  // 2. Order by importance, then 3. fuse neighbours contiguous for every operand.
+  int perm[MAX_PLAN_RANK];
+  order_axes<N>(r, s, opt.weight_first_operand, perm);
+  int fused = 0;
+  for (int j = 0; j < r; ++j) {
+    const int i = perm[j];
+    bool joins = fused > 0;
+    for (int k = 0; k < N && joins; ++k)
+      joins = s[k][i] == static_cast<std::ptrdiff_t>(p.dims[fused - 1]) * p.strides[k][fused - 1];
+    if (joins) {
+      p.dims[fused - 1] *= dims[i];
+      ++p.fused_axes[fused - 1];
+      continue;
+    }
+    p.dims[fused] = dims[i];
+    for (int k = 0; k < N; ++k) p.strides[k][fused] = s[k][i];
+    p.first_axis[fused] = axis_of[i];
+    p.fused_axes[fused] = 1;
+    ++fused;
+  }
+  p.rank = fused;
+  // 4. Block for L1, then cap the tile size (outer axes first) so large problems have enough
+  // tiles to share between threads.
+  if (opt.block_override) {
+    for (int i = 0; i < p.rank; ++i)
+      p.blocks[i] = std::max<std::size_t>(1, std::min(opt.block_override[i], p.dims[i]));
+  } else {
+    std::ptrdiff_t bytes[N][MAX_PLAN_RANK];
+    std::size_t costs[MAX_PLAN_RANK];
+    for (int i = 0; i < p.rank; ++i) {
+      std::size_t m = ~std::size_t(0);
+      for (int k = 0; k < N; ++k) {
+        bytes[k][i] = p.strides[k][i] * static_cast<std::ptrdiff_t>(element_size[k]);
+        m = std::min(m, magnitude(p.strides[k][i]));
+      }
+      costs[i] = m == 0 ? 1 : 2 * m;
+    }
+    compute_blocks<N>(0, p.rank, p.dims, bytes, costs, opt, p.blocks);
+    std::size_t tile = 1;
+    for (int i = 0; i < p.rank; ++i) tile *= p.blocks[i];
+    for (int i = p.rank - 1; i >= 0 && tile > opt.max_tile_elements; --i) {
+      while (p.blocks[i] > 1 && tile > opt.max_tile_elements) {
+        tile /= p.blocks[i];
+        p.blocks[i] = (p.blocks[i] + 1) / 2;
+        tile *= p.blocks[i];
+      }
+    }
+  }
+  p.tile_count = 1;
+  for (int i = 0; i < p.rank; ++i) {
+    p.tiles[i] = (p.dims[i] + p.blocks[i] - 1) / p.blocks[i];
+    p.tile_count *= p.tiles[i];
+  }
+  // 5. Strategy: flat when everything fused into one unit-stride axis; transpose when the
+  // output's unit axis (innermost) is not a source's, but a blocked second axis is.
+  bool unit = p.rank <= 1;
+  for (int k = 0; k < N && unit; ++k) unit = p.rank == 0 || p.strides[k][0] == 1;
+  p.strategy = unit ? Strategy::Flat : Strategy::Tiled;
+  if (!unit && p.rank >= 2 && opt.weight_first_operand && p.strides[0][0] == 1) {
+    for (int k = 1; k < N; ++k)
+      if (magnitude(p.strides[k][0]) != 1 && magnitude(p.strides[k][1]) == 1) {
+        p.strategy = Strategy::Transpose;
+        p.transpose_axis = 1;
+      }
+  }
+  return p;
+}
+
+}  // namespace strided::detail
+
+#endif

@@ -1,0 +1,199 @@
+#ifndef STRIDED_MAP_HPP
+#define STRIDED_MAP_HPP
+
+#include <Kokkos_Core.hpp>
+#include <string>
+#include <type_traits>
+
+#include "strided/backends/common/map_body.hpp"
+#include "strided/backends/host/run_plan.hpp"
+#include "strided/checks.hpp"
+#include "strided/compat.hpp"
+#include "strided/core/planner.hpp"
+#include "strided/plan.hpp"
+
+namespace strided {
+namespace detail {
+
+/// Every element-wise kernel ends here: checks (nothing written on error), plan, run.
+template <class Exec, class DV, class F, class... SV>
+void zip_map_checked(const char* function, const std::string& label, const Exec& exec,
+                     const DV& dst, const F& f, const SV&... srcs) {
+  static_assert(!std::is_const_v<typename DV::element_type>,
+                "strided: the destination view must not be a view of const elements");
+  check_accessible<Exec, DV>();
+  (check_accessible<Exec, SV>(), ...);
+  compat::ScopedRegion region(label);
+  (check_same_shape(function, dst, srcs), ...);
+  check_output(function, dst);
+  int index = 0;
+  (check_no_overlap(function, dst, srcs, index++), ...);
+  const auto plan = plan_for(dst, srcs...);
+  using Body = MapBody<DstRef<typename DV::value_type, typename DV::op_type>, F,
+                       OperandRef<typename SV::element_type, typename SV::op_type>...>;
+  const Body body{{dst.data()},
+                  Tuple<OperandRef<typename SV::element_type, typename SV::op_type>...>(
+                      OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...),
+                  f};
+  run_plan(exec, plan, body, label);
+}
+
+struct CopyFn {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(const T& x) const {
+    return x;
+  }
+};
+struct ConjFn {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(const T& x) const {
+    return conj_value(x);
+  }
+};
+struct AddFn {
+  template <class A, class B>
+  KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
+    return a + b;
+  }
+};
+struct MulFn {
+  template <class A, class B>
+  KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
+    return a * b;
+  }
+};
+template <class Alpha>
+struct AxpyFn {
+  Alpha alpha;
+  template <class A, class B>
+  KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
+    return a + alpha * b;
+  }
+};
+template <class Alpha>
+struct ScaleFn {
+  Alpha alpha;
+  template <class B>
+  KOKKOS_INLINE_FUNCTION auto operator()(const B& b) const {
+    return alpha * b;
+  }
+};
+template <class T>
+struct HalfSumFn {
+  template <class A, class B>
+  KOKKOS_INLINE_FUNCTION T operator()(const A& a, const B& b) const {
+    return static_cast<T>((a + b) / static_cast<T>(2));
+  }
+};
+
+/// A kernel of one source; `ReadsDst` kernels (add, mul) read the destination as a first source.
+template <bool ReadsDst, class Exec, class D, class S, class F>
+void elementwise(const char* function, const std::string& label, const Exec& exec, const D& dst,
+                 const S& src, const F& f) {
+  const auto d = as_view(dst);
+  if constexpr (ReadsDst)
+    zip_map_checked(function, label, exec, d, f, d, as_view(src));
+  else
+    zip_map_checked(function, label, exec, d, f, as_view(src));
+}
+
+template <class Exec>
+using enable_if_exec = std::enable_if_t<compat::is_execution_space_v<Exec>, int>;
+template <class V>
+using enable_if_operand = std::enable_if_t<is_operand_v<V>, int>;
+
+}  // namespace detail
+
+/// dst[i] = f(src1[i], src2[i], ...) with each source's op applied; any number of sources.
+template <class Exec, class D, class F, class... S, detail::enable_if_exec<Exec> = 0>
+void zip_map_into(const Exec& exec, const D& dst, const F& f, const S&... srcs) {
+  static_assert(sizeof...(S) >= 1, "strided::zip_map_into: needs at least one source");
+  static const std::string label("strided::zip_map_into");
+  detail::zip_map_checked("zip_map_into", label, exec, detail::as_view(dst), f,
+                          detail::as_view(srcs)...);
+}
+template <class D, class F, class... S, detail::enable_if_operand<D> = 0>
+void zip_map_into(const D& dst, const F& f, const S&... srcs) {
+  zip_map_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, f, srcs...);
+}
+
+/// dst[i] = f(op(src[i])).
+template <class Exec, class D, class S, class F, detail::enable_if_exec<Exec> = 0>
+void map_into(const Exec& exec, const D& dst, const S& src, const F& f) {
+  static const std::string label("strided::map_into");
+  detail::zip_map_checked("map_into", label, exec, detail::as_view(dst), f, detail::as_view(src));
+}
+template <class D, class S, class F, detail::enable_if_operand<D> = 0>
+void map_into(const D& dst, const S& src, const F& f) {
+  map_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src, f);
+}
+
+/// dst = op(src).
+template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
+void copy_into(const Exec& exec, const D& dst, const S& src) {
+  static const std::string label("strided::copy_into");
+  detail::elementwise<false>("copy_into", label, exec, dst, src, detail::CopyFn{});
+}
+template <class D, class S, detail::enable_if_operand<D> = 0>
+void copy_into(const D& dst, const S& src) {
+  copy_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
+}
+
+/// dst = conj(op(src)): `copy_conj(d, a.conj())` copies `a`.
+template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
+void copy_conj(const Exec& exec, const D& dst, const S& src) {
+  static const std::string label("strided::copy_conj");
+  detail::elementwise<false>("copy_conj", label, exec, dst, src, detail::ConjFn{});
+}
+template <class D, class S, detail::enable_if_operand<D> = 0>
+void copy_conj(const D& dst, const S& src) {
+  copy_conj(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
+}
+
+/// dst += op(src).
+template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
+void add(const Exec& exec, const D& dst, const S& src) {
+  static const std::string label("strided::add");
+  detail::elementwise<true>("add", label, exec, dst, src, detail::AddFn{});
+}
+template <class D, class S, detail::enable_if_operand<D> = 0>
+void add(const D& dst, const S& src) {
+  add(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
+}
+
+/// dst *= op(src).
+template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
+void mul(const Exec& exec, const D& dst, const S& src) {
+  static const std::string label("strided::mul");
+  detail::elementwise<true>("mul", label, exec, dst, src, detail::MulFn{});
+}
+template <class D, class S, detail::enable_if_operand<D> = 0>
+void mul(const D& dst, const S& src) {
+  mul(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
+}
+
+/// dst += alpha * op(src).
+template <class Exec, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
+void axpy(const Exec& exec, const D& dst, const S& src, const A& alpha) {
+  static const std::string label("strided::axpy");
+  detail::elementwise<true>("axpy", label, exec, dst, src, detail::AxpyFn<A>{alpha});
+}
+template <class D, class S, class A, detail::enable_if_operand<D> = 0>
+void axpy(const D& dst, const S& src, const A& alpha) {
+  axpy(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src, alpha);
+}
+
+/// dst = alpha * op(src).
+template <class Exec, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
+void copy_scale(const Exec& exec, const D& dst, const S& src, const A& alpha) {
+  static const std::string label("strided::copy_scale");
+  detail::elementwise<false>("copy_scale", label, exec, dst, src, detail::ScaleFn<A>{alpha});
+}
+template <class D, class S, class A, detail::enable_if_operand<D> = 0>
+void copy_scale(const D& dst, const S& src, const A& alpha) {
+  copy_scale(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src, alpha);
+}
+
+}  // namespace strided
+
+#endif

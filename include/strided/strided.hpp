@@ -1,0 +1,18 @@
+#ifndef STRIDED_STRIDED_HPP
+#define STRIDED_STRIDED_HPP
+
+/// Strided: cache-optimized, deterministic kernels over arbitrary strided N-d tensors on Kokkos.
+/// One include, one namespace (`strided`); internals live in `strided::detail`.
+
+#include "strided/compat.hpp"
+#include "strided/element_ops.hpp"
+#include "strided/error.hpp"
+#include "strided/kokkos_view.hpp"
+#include "strided/map.hpp"
+#include "strided/plan.hpp"
+#include "strided/reduce.hpp"
+#include "strided/strided_array.hpp"
+#include "strided/strided_view.hpp"
+#include "strided/version.hpp"
+
+#endif
