@@ -1,0 +1,30 @@
+#ifndef STRIDED_TESTS_EXEC_SPACES_HPP
+#define STRIDED_TESTS_EXEC_SPACES_HPP
+
+// Every enabled host execution space: a typed test written once runs on each of them.
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+
+namespace strided_test {
+
+using ExecSpaces = ::testing::Types<
+#if defined(KOKKOS_ENABLE_OPENMP)
+    Kokkos::OpenMP,
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+    Kokkos::Threads,
+#endif
+    Kokkos::Serial>;
+
+/// Prints the space's name in test names instead of TypeParam indices.
+struct ExecSpaceNames {
+  template <class T>
+  static std::string GetName(int) {
+    return T::name();
+  }
+};
+
+}  // namespace strided_test
+
+#endif
