@@ -7,6 +7,7 @@
 #
 # Result: DIR/install/kokkos-openmp   Kokkos Serial+OpenMP and Kokkos Kernels (no ETI)
 #         DIR/install/kokkos-threads  Kokkos Serial+Threads (3.4 allows one host-parallel backend)
+#         DIR/install/kokkos-serial   Kokkos Serial only (the `serial` preset)
 # No archive host is named here: the deb-src entry is derived from the system's apt sources.
 set -euo pipefail
 
@@ -59,20 +60,23 @@ kokkos_common=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EX
                -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_CXX_COMPILER="$cxx")
 omp_prefix="$deps/install/kokkos-openmp"
 thr_prefix="$deps/install/kokkos-threads"
+ser_prefix="$deps/install/kokkos-serial"
 kokkos_omp_args=("${kokkos_common[@]}" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON
                  -DCMAKE_INSTALL_PREFIX="$omp_prefix")
 kokkos_thr_args=("${kokkos_common[@]}" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_PTHREAD=ON
                  -DCMAKE_INSTALL_PREFIX="$thr_prefix")
+kokkos_ser_args=("${kokkos_common[@]}" -DKokkos_ENABLE_SERIAL=ON -DCMAKE_INSTALL_PREFIX="$ser_prefix")
 kk_args=("${kokkos_common[@]}" -DKokkos_ROOT="$omp_prefix" -DCMAKE_INSTALL_PREFIX="$omp_prefix"
          -DKokkosKernels_ADD_DEFAULT_ETI=OFF -DKokkosKernels_INST_EXECSPACE_OPENMP=OFF
          -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF -DKokkosKernels_ENABLE_TESTS=OFF)
 
 key_omp=$(key_of "$TRILINOS_ORIG_SHA256" "$compiler_id" "${kokkos_omp_args[@]}")
 key_thr=$(key_of "$TRILINOS_ORIG_SHA256" "$compiler_id" "${kokkos_thr_args[@]}")
+key_ser=$(key_of "$TRILINOS_ORIG_SHA256" "$compiler_id" "${kokkos_ser_args[@]}")
 key_kk=$(key_of "$key_omp" "${kk_args[@]}")
 
 if stamp_ok kokkos-openmp "$key_omp" && stamp_ok kokkos-threads "$key_thr" &&
-   stamp_ok kokkoskernels "$key_kk" &&
+   stamp_ok kokkos-serial "$key_ser" && stamp_ok kokkoskernels "$key_kk" &&
    [ -f "$omp_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] &&
    [ -f "$thr_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ]; then
   log "Kokkos prefixes up to date in $deps/install ($(( $(date +%s) - t0 )) s)"
@@ -140,4 +144,5 @@ build_install kokkos-openmp "$key_omp" "$src/kokkos" "${kokkos_omp_args[@]}"
 stamp_ok kokkos-openmp "$key_omp" && ! stamp_ok kokkoskernels "$key_kk" && rm -f "$stamps/kokkoskernels"
 build_install kokkoskernels "$key_kk" "$src/kokkos-kernels" "${kk_args[@]}"
 build_install kokkos-threads "$key_thr" "$src/kokkos" "${kokkos_thr_args[@]}"
+build_install kokkos-serial "$key_ser" "$src/kokkos" "${kokkos_ser_args[@]}"
 log "dependencies ready in $deps/install ($(( $(date +%s) - t0 )) s)"

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
-#include <string>
 #include <strided/strided.hpp>
+#include <string>
 
 namespace {
 
@@ -21,9 +21,8 @@ std::string hex(double x) {
 
 int run() {
   using Exec = Kokkos::DefaultHostExecutionSpace;
-  std::cout << "Strided " << strided::version_string << " on Kokkos "
-            << KOKKOS_VERSION / 10000 << "." << KOKKOS_VERSION / 100 % 100 << "."
-            << KOKKOS_VERSION % 100 << "\n"
+  std::cout << "Strided " << strided::version_string << " on Kokkos " << KOKKOS_VERSION / 10000
+            << "." << KOKKOS_VERSION / 100 % 100 << "." << KOKKOS_VERSION % 100 << "\n"
             << "execution space: " << Exec::name() << " with " << Exec().concurrency()
             << " thread(s)\n\n";
   Kokkos::print_configuration(std::cout, false);
@@ -45,8 +44,7 @@ int run() {
   for (std::size_t i = 0; i < n; i += 7)
     for (std::size_t j = 0; j < n; j += 5)
       for (std::size_t k = 0; k < n; k += 3)
-        for (std::size_t l = 0; l < n; ++l)
-          wrong += b(i, j, k, l) != a(l, k, j, i);
+        for (std::size_t l = 0; l < n; ++l) wrong += b(i, j, k, l) != a(l, k, j, i);
 
   const double total = strided::sum(b.view());
   const double expected = 0.5 * (double(n * n * n * n) * double(n * n * n * n - 1) / 2);

@@ -57,9 +57,9 @@ struct Transpose : detail::ElementOp<false, true> {};
 struct Adjoint : detail::ElementOp<true, true> {};
 
 template <class Op>
-inline constexpr bool is_element_op_v = std::is_same_v<Op, Identity> || std::is_same_v<Op, Conj> ||
-                                        std::is_same_v<Op, Transpose> ||
-                                        std::is_same_v<Op, Adjoint>;
+inline constexpr bool is_element_op_v =
+    std::is_same_v<Op, Identity> || std::is_same_v<Op, Conj> || std::is_same_v<Op, Transpose> ||
+    std::is_same_v<Op, Adjoint>;
 
 namespace detail {
 template <bool C, bool T>

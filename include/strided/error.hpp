@@ -23,15 +23,24 @@ enum class ErrorCode {
 
 inline const char* to_string(ErrorCode code) noexcept {
   switch (code) {
-    case ErrorCode::RankMismatch: return "RankMismatch";
-    case ErrorCode::ShapeMismatch: return "ShapeMismatch";
-    case ErrorCode::InvalidAxis: return "InvalidAxis";
-    case ErrorCode::InvalidArgument: return "InvalidArgument";
-    case ErrorCode::StrideLengthMismatch: return "StrideLengthMismatch";
-    case ErrorCode::OffsetOverflow: return "OffsetOverflow";
-    case ErrorCode::NonSquare: return "NonSquare";
-    case ErrorCode::NonInjectiveOutput: return "NonInjectiveOutput";
-    case ErrorCode::OverlappingInputOutput: return "OverlappingInputOutput";
+    case ErrorCode::RankMismatch:
+      return "RankMismatch";
+    case ErrorCode::ShapeMismatch:
+      return "ShapeMismatch";
+    case ErrorCode::InvalidAxis:
+      return "InvalidAxis";
+    case ErrorCode::InvalidArgument:
+      return "InvalidArgument";
+    case ErrorCode::StrideLengthMismatch:
+      return "StrideLengthMismatch";
+    case ErrorCode::OffsetOverflow:
+      return "OffsetOverflow";
+    case ErrorCode::NonSquare:
+      return "NonSquare";
+    case ErrorCode::NonInjectiveOutput:
+      return "NonInjectiveOutput";
+    case ErrorCode::OverlappingInputOutput:
+      return "OverlappingInputOutput";
   }
   return "Unknown";
 }

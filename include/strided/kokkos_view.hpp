@@ -24,8 +24,7 @@ auto view(const Kokkos::View<DataType, Properties...>& kv) {
     extents[k] = kv.extent(k);
     strides[k] = static_cast<std::ptrdiff_t>(kv.stride(k));
   }
-  return StridedView<T, Identity, typename V::memory_space>(kv.data(), kv.span(), extents,
-                                                            strides);
+  return StridedView<T, Identity, typename V::memory_space>(kv.data(), kv.span(), extents, strides);
 }
 
 }  // namespace strided

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "strided/backends/common/map_body.hpp"
+#include "strided/backends/common/symmetrize_in_place.hpp"
 #include "strided/backends/host/run_plan.hpp"
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
@@ -95,6 +96,47 @@ void elementwise(const char* function, const std::string& label, const Exec& exe
     zip_map_checked(function, label, exec, d, f, d, as_view(src));
   else
     zip_map_checked(function, label, exec, d, f, as_view(src));
+}
+
+/// (src + src^T) / 2, or (src + conj(src^T)) / 2 when `Hermitian`; in place when dst and src
+/// share their layout (the one overlap that reads a transposed layout).
+template <bool Hermitian, class Exec, class D, class S>
+void symmetrize(const char* function, const std::string& label, const Exec& exec, const D& dst,
+                const S& src) {
+  const auto d = as_view(dst);
+  const auto s = as_view(src);
+  if (s.rank() != 2)
+    throw_error(ErrorCode::RankMismatch, function, "needs a rank-2 source, got rank ", s.rank());
+  if (s.extent(0) != s.extent(1))
+    throw_error(ErrorCode::NonSquare, function, "source is ", s.extent(0), " x ", s.extent(1));
+  using DV = std::decay_t<decltype(d)>;
+  using SV = std::decay_t<decltype(s)>;
+  using T = typename DV::value_type;
+  if (!same_layout(memory_of(d), memory_of(s))) {
+    if constexpr (Hermitian)
+      zip_map_checked(function, label, exec, d, HalfSumFn<T>{}, s, s.adjoint());
+    else
+      zip_map_checked(function, label, exec, d, HalfSumFn<T>{}, s, s.transpose());
+    return;
+  }
+  static_assert(std::is_same_v<T, typename SV::value_type>,
+                "strided::symmetrize: in place needs one element type");
+  check_accessible<Exec, DV>();
+  compat::ScopedRegion region(label);
+  check_same_shape(function, d, s);
+  const SymmetrizeInPlace<T, typename DV::op_type, typename SV::op_type, Hermitian> kernel{
+      d.data(), d.stride(0), d.stride(1), d.extent(0)};
+  if constexpr (compat::is_host_space_v<Exec>) {
+    if (d.size() <= INLINE_ELEMENTS || compat::concurrency(exec) == 1) {
+      for (std::size_t i = 0; i < d.extent(0); ++i) kernel(i);
+      return;
+    }
+  }
+  Kokkos::parallel_for(
+      label,
+      Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<std::size_t>>(
+          exec, 0, d.extent(0)),
+      kernel);
 }
 
 template <class Exec>
@@ -192,6 +234,28 @@ void copy_scale(const Exec& exec, const D& dst, const S& src, const A& alpha) {
 template <class D, class S, class A, detail::enable_if_operand<D> = 0>
 void copy_scale(const D& dst, const S& src, const A& alpha) {
   copy_scale(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src, alpha);
+}
+
+/// dst = (op(src) + op(src)^T) / 2 for a square matrix; dst may be src itself.
+template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
+void symmetrize_into(const Exec& exec, const D& dst, const S& src) {
+  static const std::string label("strided::symmetrize_into");
+  detail::symmetrize<false>("symmetrize_into", label, exec, dst, src);
+}
+template <class D, class S, detail::enable_if_operand<D> = 0>
+void symmetrize_into(const D& dst, const S& src) {
+  symmetrize_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
+}
+
+/// dst = (op(src) + conj(op(src)^T)) / 2 (Hermitian part); dst may be src itself.
+template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
+void symmetrize_conj_into(const Exec& exec, const D& dst, const S& src) {
+  static const std::string label("strided::symmetrize_conj_into");
+  detail::symmetrize<true>("symmetrize_conj_into", label, exec, dst, src);
+}
+template <class D, class S, detail::enable_if_operand<D> = 0>
+void symmetrize_conj_into(const D& dst, const S& src) {
+  symmetrize_conj_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
 }
 
 }  // namespace strided

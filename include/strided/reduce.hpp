@@ -20,18 +20,20 @@ namespace detail {
 /// combine of the tile partials.
 template <class Exec, class U, class MapFn, class ReduceFn, class... SV>
 U reduce_checked(const char* function, const std::string& label, const Exec& exec,
-                 const MapFn& map_fn, const ReduceFn& reduce_fn, const U& init,
-                 const SV&... srcs) {
+                 const MapFn& map_fn, const ReduceFn& reduce_fn, const U& init, const SV&... srcs) {
   (check_accessible<Exec, SV>(), ...);
   compat::ScopedRegion region(label);
   const auto& first = std::get<0>(std::forward_as_tuple(srcs...));
   (check_same_shape(function, first, srcs), ...);
   const auto plan = plan_for(srcs...);
-  using Fold = TileFold<U, MapFn, ReduceFn,
-                        OperandRef<typename SV::element_type, typename SV::op_type>...>;
+  using Fold =
+      TileFold<U, MapFn, ReduceFn, OperandRef<typename SV::element_type, typename SV::op_type>...>;
   const Fold fold{Tuple<OperandRef<typename SV::element_type, typename SV::op_type>...>(
                       OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...),
-                  map_fn, reduce_fn, {}, 0};
+                  map_fn,
+                  reduce_fn,
+                  {},
+                  0};
   U total{};
   if (!reduce_tiles(exec, plan, fold, reduce_fn, total, label)) return init;
   return reduce_fn(init, total);
@@ -129,8 +131,7 @@ U zip_reduce(const Exec& exec, const A& a, const B& b, const MapFn& map_fn,
   return detail::reduce_checked("zip_reduce", label, exec, map_fn, reduce_fn, init,
                                 detail::as_view(a), detail::as_view(b));
 }
-template <class A, class B, class MapFn, class ReduceFn, class U,
-          detail::enable_if_operand<A> = 0>
+template <class A, class B, class MapFn, class ReduceFn, class U, detail::enable_if_operand<A> = 0>
 U zip_reduce(const A& a, const B& b, const MapFn& map_fn, const ReduceFn& reduce_fn,
              const U& init) {
   return zip_reduce(detail::default_host(), a, b, map_fn, reduce_fn, init);
@@ -152,8 +153,8 @@ template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
 auto product(const Exec& exec, const S& src) {
   using T = detail::value_of<S>;
   static const std::string label("strided::product");
-  return detail::reduce_checked("product", label, exec, detail::Convert<T>{}, detail::Times{},
-                                T(1), detail::as_view(src));
+  return detail::reduce_checked("product", label, exec, detail::Convert<T>{}, detail::Times{}, T(1),
+                                detail::as_view(src));
 }
 template <class S, detail::enable_if_operand<S> = 0>
 auto product(const S& src) {

@@ -3,6 +3,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <limits>
 #include <string>
 
 #include "strided/core/checked_arithmetic.hpp"
@@ -69,11 +70,17 @@ class StridedArray {
                                                          bool row_major) {
     detail::IndexList<std::ptrdiff_t> strides;
     strides.resize(dims.size());
-    std::ptrdiff_t s = 1;
+    // checked_size() bounds the element count, but with an extent 0 the other extents may be
+    // huge: the strides (products of the non-zero extents) are checked to fit std::ptrdiff_t.
+    std::size_t s = 1;
     for (std::size_t j = 0; j < dims.size(); ++j) {
       const std::size_t k = row_major ? dims.size() - 1 - j : j;
-      strides[k] = s;
-      s *= static_cast<std::ptrdiff_t>(dims[k] == 0 ? 1 : dims[k]);
+      strides[k] = static_cast<std::ptrdiff_t>(s);
+      if (j + 1 == dims.size()) break;
+      if (!detail::checked_mul(s, dims[k] == 0 ? 1 : dims[k], s) ||
+          s > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()))
+        detail::throw_error(ErrorCode::OffsetOverflow, "StridedArray",
+                            "strides of the extents overflow std::ptrdiff_t");
     }
     return strides;
   }
@@ -84,7 +91,8 @@ class StridedArray {
     if (size() == 0) return;
     for (std::size_t n = 0; n < size(); ++n) {
       std::ptrdiff_t offset = 0;
-      for (std::size_t k = 0; k < r; ++k) offset += static_cast<std::ptrdiff_t>(index[k]) * stride(k);
+      for (std::size_t k = 0; k < r; ++k)
+        offset += static_cast<std::ptrdiff_t>(index[k]) * stride(k);
       data()[offset] = static_cast<T>(f(static_cast<const MultiIndex&>(index)));
       for (std::size_t k = r; k-- > 0;) {  // row-major odometer; any order visits each once
         if (++index[k] < extent(k)) break;

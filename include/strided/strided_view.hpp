@@ -2,6 +2,7 @@
 #define STRIDED_STRIDED_VIEW_HPP
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -12,6 +13,20 @@
 #include "strided/index_list.hpp"
 
 namespace strided {
+namespace detail {
+
+/// Stride arithmetic of the transforms, in two's complement. On a non-empty validated view the
+/// results are exact (each is the difference of two reachable offsets), but an axis of extent <= 1,
+/// or any axis of an empty view, may carry any stride, and there plain signed arithmetic could
+/// overflow (undefined behaviour) although the stride is never used to reach an element.
+inline std::ptrdiff_t wrapping_mul(std::ptrdiff_t a, std::ptrdiff_t b) noexcept {
+  return static_cast<std::ptrdiff_t>(static_cast<std::size_t>(a) * static_cast<std::size_t>(b));
+}
+inline std::ptrdiff_t wrapping_add(std::ptrdiff_t a, std::ptrdiff_t b) noexcept {
+  return static_cast<std::ptrdiff_t>(static_cast<std::size_t>(a) + static_cast<std::size_t>(b));
+}
+
+}  // namespace detail
 
 /// A non-owning view of an N-d strided tensor: origin pointer, extents and signed element strides,
 /// plus an element op applied on every read. Rank is dynamic and unbounded; metadata up to
@@ -81,6 +96,11 @@ class StridedView {
   T& at(I... index) const {
     static_assert(std::is_same_v<Op, Identity>,
                   "strided::StridedView::at: a reference is only available without an op");
+    static_assert((std::is_integral_v<I> && ...), "strided::StridedView: indices must be integers");
+    // Same check as operator(): with too many indices the loop would read strides past rank().
+    if (sizeof...(I) != rank())
+      detail::throw_error(ErrorCode::RankMismatch, "StridedView::at", sizeof...(I),
+                          " indices for a view of rank ", rank());
     std::ptrdiff_t offset = 0;
     std::size_t k = 0;
     ((offset += static_cast<std::ptrdiff_t>(index) * m_strides[k++]), ...);
@@ -92,8 +112,8 @@ class StridedView {
   /// numpy `transpose` semantics: result.extent(k) == extent(perm[k]).
   StridedView permute(const detail::IndexList<std::size_t>& perm) const {
     if (perm.size() != rank())
-      detail::throw_error(ErrorCode::RankMismatch, "permute", "permutation of length ",
-                          perm.size(), " for a view of rank ", rank());
+      detail::throw_error(ErrorCode::RankMismatch, "permute", "permutation of length ", perm.size(),
+                          " for a view of rank ", rank());
     detail::SmallVector<unsigned char, INLINE_RANK> seen(rank(), 0);
     StridedView result = *this;
     for (std::size_t k = 0; k < rank(); ++k) {
@@ -151,17 +171,22 @@ class StridedView {
                     std::ptrdiff_t step = 1) const {
     require_axis("slice", axis);
     const std::size_t n = m_extents[axis];
-    if (step == 0)
-      detail::throw_error(ErrorCode::InvalidArgument, "slice", "step must not be 0");
+    if (step == 0) detail::throw_error(ErrorCode::InvalidArgument, "slice", "step must not be 0");
     const bool up = step > 0;
-    if ((up && (begin > end || end > n)) || (!up && (begin >= n || end > begin)))
+    // A negative step reads `begin` first, so it must be < n, except for an empty slice
+    // (begin == end <= n), which is valid as it is with a positive step (Python's a[n:n:-1]);
+    // otherwise an axis of extent 0 could not be sliced with a negative step at all.
+    if ((up && (begin > end || end > n)) ||
+        (!up && (end > begin || begin > n || (begin == n && end != begin))))
       detail::throw_error(ErrorCode::InvalidArgument, "slice", "bounds [", begin, ", ", end,
                           ") with step ", step, " do not fit extent ", n, " of axis ", axis);
     const std::size_t distance = up ? end - begin : begin - end;
-    const std::size_t magnitude = static_cast<std::size_t>(up ? step : -step);
+    // |step| without negating PTRDIFF_MIN; the stride product wraps (see wrapping_mul).
+    const std::size_t magnitude =
+        up ? static_cast<std::size_t>(step) : std::size_t(0) - static_cast<std::size_t>(step);
     StridedView result = *this;
-    result.m_extents[axis] = (distance + magnitude - 1) / magnitude;
-    result.m_strides[axis] = m_strides[axis] * step;
+    result.m_extents[axis] = distance / magnitude + (distance % magnitude != 0 ? 1 : 0);
+    result.m_strides[axis] = detail::wrapping_mul(m_strides[axis], step);
     if (result.m_extents[axis] != 0 && !has_zero_extent())
       result.m_data = m_data + static_cast<std::ptrdiff_t>(begin) * m_strides[axis];
     return result;
@@ -172,7 +197,8 @@ class StridedView {
     StridedView result = *this;
     if (!has_zero_extent())
       result.m_data = m_data + static_cast<std::ptrdiff_t>(m_extents[axis] - 1) * m_strides[axis];
-    result.m_strides[axis] = -m_strides[axis];
+    result.m_strides[axis] =
+        detail::wrapping_mul(m_strides[axis], -1);  // PTRDIFF_MIN is legal on extent <= 1
     return result;
   }
 
@@ -205,13 +231,16 @@ class StridedView {
     StridedView result = *this;
     detail::SmallVector<unsigned char, INLINE_RANK> removed(rank(), 0);
     for (It it = first; it != last; ++it) {
-      const std::size_t a = it->first, b = it->second;
-      if (a >= rank() || b >= rank() || a == b || removed[a] || removed[b])
-        detail::throw_error(ErrorCode::InvalidAxis, "diagonal", "pair (", a, ", ", b,
-                            ") is invalid for rank ", rank(),
+      // The lower axis of a pair keeps its place and the higher one is removed, whatever the order
+      // inside the pair (strided-rs `diagonal_view`): (2, 0) and (0, 2) give the same view.
+      const std::size_t a = std::min<std::size_t>(it->first, it->second);
+      const std::size_t b = std::max<std::size_t>(it->first, it->second);
+      if (b >= rank() || a == b || removed[a] || removed[b])
+        detail::throw_error(ErrorCode::InvalidAxis, "diagonal", "pair (", it->first, ", ",
+                            it->second, ") is invalid for rank ", rank(),
                             " (axes must be distinct, in range and not already merged)");
       result.m_extents[a] = std::min(result.m_extents[a], result.m_extents[b]);
-      result.m_strides[a] += result.m_strides[b];
+      result.m_strides[a] = detail::wrapping_add(result.m_strides[a], result.m_strides[b]);
       removed[b] = 1;
     }
     std::size_t kept = 0;

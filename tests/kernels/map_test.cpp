@@ -1,22 +1,242 @@
+// Element-wise kernels against a reference loop, on every execution space, over random layouts
+// (permuted, reversed, gapped, broadcast), ranks 0-8, 12, 25 and 30, extents 0 and 1, several
+// element types and every element op.
 #include <gtest/gtest.h>
+
+#include <complex>
+#include <random>
+#include <vector>
 
 #include <strided/strided.hpp>
 
 #include "../exec_spaces.hpp"
+#include "test_layouts.hpp"
 
 namespace {
+
+using strided_test::for_each_index;
+using strided_test::Operand;
+using strided_test::random_operand;
+using strided_test::read;
 
 template <class Exec>
 class MapTest : public ::testing::Test {};
 TYPED_TEST_SUITE(MapTest, strided_test::ExecSpaces, strided_test::ExecSpaceNames);
 
-TYPED_TEST(MapTest, CopyPermuted) {
-  auto a = strided::StridedArray<double>::from_fn_row_major(
-      {3, 4}, [](const strided::MultiIndex& i) { return 10.0 * i[0] + i[1]; });
-  auto b = strided::StridedArray<double>::row_major({4, 3});
-  strided::copy_into(TypeParam(), b.view(), a.view().transpose());
-  for (std::size_t i = 0; i < 4; ++i)
-    for (std::size_t j = 0; j < 3; ++j) EXPECT_EQ(b(i, j), a(j, i));
+/// Expects dst == expected(index) everywhere and the buffer outside the view untouched.
+template <class T, class Expected>
+void expect_elements(const Operand<T>& dst, Expected expected) {
+  std::vector<char> inside(dst.buffer.size(), 0);
+  for_each_index(dst.view.extents(), [&](const std::vector<std::size_t>& i) {
+    const T want = expected(i);
+    const T got = read(dst.view, i);
+    ASSERT_EQ(got, want) << "at flat offset "
+                         << (dst.view.data() - dst.buffer.data()) +
+                                strided_test::offset_of(dst.view, i);
+    inside[static_cast<std::size_t>(dst.view.data() - dst.buffer.data() +
+                                    strided_test::offset_of(dst.view, i))] = 1;
+  });
+  for (std::size_t k = 0; k < dst.buffer.size(); ++k)
+    if (!inside[k]) {
+      ASSERT_EQ(dst.buffer[k], strided_test::sentinel<T>()) << "outside the view at " << k;
+    }
+}
+
+template <class T, class Exec>
+void check_copy(const Exec& exec, const std::vector<std::size_t>& extents, std::mt19937& rng) {
+  auto src = random_operand<T>(extents, rng);
+  auto dst = random_operand<T>(extents, rng);
+  strided_test::fill(src.view, 3);
+  strided::copy_into(exec, dst.view, src.view);
+  expect_elements(dst, [&](const std::vector<std::size_t>& i) { return read(src.view, i); });
+}
+
+TYPED_TEST(MapTest, CopyMatchesReferenceAtManyRanks) {
+  std::mt19937 rng(42);
+  for (std::size_t rank : {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 25, 30}) {
+    for (int trial = 0; trial < 6; ++trial) {
+      const auto extents = strided_test::random_extents(rank, 3000, rng, trial % 2 == 1);
+      SCOPED_TRACE(::testing::Message() << "rank " << rank << " trial " << trial);
+      check_copy<double>(TypeParam(), extents, rng);
+    }
+  }
+}
+
+TYPED_TEST(MapTest, CopyEveryElementType) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 8; ++trial) {
+    const auto extents = strided_test::random_extents(1 + trial % 5, 2000, rng, true);
+    check_copy<float>(TypeParam(), extents, rng);
+    check_copy<double>(TypeParam(), extents, rng);
+    check_copy<int>(TypeParam(), extents, rng);
+    check_copy<long long>(TypeParam(), extents, rng);
+    check_copy<std::complex<double>>(TypeParam(), extents, rng);
+    check_copy<Kokkos::complex<double>>(TypeParam(), extents, rng);
+  }
+}
+
+TYPED_TEST(MapTest, LargePermutedCopiesUseEveryThread) {
+  // Above the inline threshold: tiles are spread over the host-parallel space's threads.
+  std::mt19937 rng(11);
+  for (const auto& extents : std::vector<std::vector<std::size_t>>{
+           {64, 48, 33}, {257, 255}, {2, 3, 4, 5, 6, 7, 8}, {100000}}) {
+    check_copy<double>(TypeParam(), extents, rng);
+    check_copy<float>(TypeParam(), extents, rng);
+  }
+}
+
+TYPED_TEST(MapTest, BroadcastSourceWithZeroStrides) {
+  std::mt19937 rng(5);
+  auto row = random_operand<double>({1, 37, 1}, rng);
+  strided_test::fill(row.view, 9);
+  const auto src = row.view.broadcast({50, 37, 20});
+  auto dst = random_operand<double>({50, 37, 20}, rng);
+  strided::copy_into(TypeParam(), dst.view, src);
+  expect_elements(dst, [&](const std::vector<std::size_t>& i) {
+    return read(row.view, {0, i[1], 0});
+  });
+}
+
+template <class Exec, class View>
+void check_op_view(const Exec& exec, const View& src, std::mt19937& rng) {
+  using T = typename View::value_type;
+  std::vector<std::size_t> extents(src.extents().begin(), src.extents().end());
+  auto dst = random_operand<T>(extents, rng);
+  strided::copy_into(exec, dst.view, src);
+  expect_elements(dst, [&](const std::vector<std::size_t>& i) { return read(src, i); });
+  auto conj_dst = random_operand<T>(extents, rng);
+  strided::copy_conj(exec, conj_dst.view, src);
+  expect_elements(conj_dst, [&](const std::vector<std::size_t>& i) {
+    return strided::detail::conj_value(read(src, i));
+  });
+}
+
+TYPED_TEST(MapTest, ElementOpsAreAppliedOnRead) {
+  std::mt19937 rng(13);
+  for (const auto& extents : std::vector<std::vector<std::size_t>>{{7, 9}, {300, 200}}) {
+    auto a = random_operand<std::complex<double>>(extents, rng);
+    strided_test::fill(a.view, 2);
+    check_op_view(TypeParam(), a.view, rng);
+    check_op_view(TypeParam(), a.view.conj(), rng);
+    check_op_view(TypeParam(), a.view.transpose(), rng);
+    check_op_view(TypeParam(), a.view.adjoint(), rng);
+    check_op_view(TypeParam(), a.view.conj().adjoint(), rng);
+    auto r = random_operand<double>(extents, rng);
+    strided_test::fill(r.view, 4);
+    check_op_view(TypeParam(), r.view.adjoint(), rng);
+  }
+  // copy_conj of a conjugated view copies the original.
+  auto a = random_operand<std::complex<double>>({5, 6}, rng);
+  strided_test::fill(a.view, 8);
+  auto d = random_operand<std::complex<double>>({5, 6}, rng);
+  strided::copy_conj(TypeParam(), d.view, a.view.conj());
+  expect_elements(d, [&](const std::vector<std::size_t>& i) { return read(a.view, i); });
+}
+
+TYPED_TEST(MapTest, ArithmeticKernels) {
+  std::mt19937 rng(17);
+  for (const auto& extents :
+       std::vector<std::vector<std::size_t>>{{}, {0, 4}, {13}, {9, 1, 11}, {70, 80, 9}}) {
+    auto x = random_operand<double>(extents, rng);
+    auto y = random_operand<float>(extents, rng);
+    strided_test::fill(x.view, 1);
+    strided_test::fill(y.view, 2);
+    auto reference = random_operand<double>(extents, rng, {false, false, false});
+    auto dst = random_operand<double>(extents, rng);
+    const auto expect_from = [&](auto fn) {
+      expect_elements(dst, [&](const std::vector<std::size_t>& i) {
+        return fn(read(reference.view, i), read(y.view, i));
+      });
+    };
+    const auto reset = [&] {
+      strided::copy_into(TypeParam(), dst.view, x.view);
+      strided::copy_into(TypeParam(), reference.view, x.view);
+    };
+    reset();
+    strided::add(TypeParam(), dst.view, y.view);
+    expect_from([](double a, float b) { return a + b; });
+    reset();
+    strided::mul(TypeParam(), dst.view, y.view);
+    expect_from([](double a, float b) { return a * b; });
+    reset();
+    strided::axpy(TypeParam(), dst.view, y.view, 2.5);
+    expect_from([](double a, float b) { return a + 2.5 * b; });
+    reset();
+    strided::copy_scale(TypeParam(), dst.view, y.view, -3.0);
+    expect_from([](double, float b) { return -3.0 * b; });
+    reset();
+    strided::map_into(TypeParam(), dst.view, y.view, [](float b) { return double(b) * b + 1; });
+    expect_from([](double, float b) { return double(b) * b + 1; });
+    reset();
+    strided::add(TypeParam(), dst.view, dst.view);  // in place: same layout is allowed
+    expect_from([](double a, float) { return a + a; });
+  }
+}
+
+TYPED_TEST(MapTest, ZipOfOneToFourPermutedSources) {
+  // The sum of four permutations of an 8^4 tensor, and zips of 1 to 3 sources.
+  std::mt19937 rng(19);
+  auto a = random_operand<double>({8, 8, 8, 8}, rng);
+  strided_test::fill(a.view, 5);
+  const auto p1 = a.view.permute({3, 2, 1, 0});
+  const auto p2 = a.view.permute({1, 0, 3, 2});
+  const auto p3 = a.view.permute({0, 2, 1, 3});
+  const auto p4 = a.view.permute({2, 3, 0, 1});
+  auto dst = random_operand<double>({8, 8, 8, 8}, rng);
+  strided::zip_map_into(
+      TypeParam(), dst.view, [](double w, double x, double y, double z) { return w + x + y + z; },
+      p1, p2, p3, p4);
+  expect_elements(dst, [&](const std::vector<std::size_t>& i) {
+    return read(p1, i) + read(p2, i) + read(p3, i) + read(p4, i);
+  });
+  strided::zip_map_into(
+      TypeParam(), dst.view, [](double w) { return 2 * w; }, p2);
+  expect_elements(dst, [&](const std::vector<std::size_t>& i) { return 2 * read(p2, i); });
+  auto f = random_operand<float>({8, 8, 8, 8}, rng);
+  strided_test::fill(f.view, 6);
+  auto c = random_operand<std::complex<double>>({8, 8, 8, 8}, rng);
+  strided_test::fill(c.view, 7);
+  auto cdst = random_operand<std::complex<double>>({8, 8, 8, 8}, rng);
+  strided::zip_map_into(
+      TypeParam(), cdst.view, [](double x, float y, std::complex<double> z) { return x * y + z; },
+      p3, f.view, c.view.conj().permute({3, 1, 2, 0}));
+  expect_elements(cdst, [&](const std::vector<std::size_t>& i) {
+    return read(p3, i) * double(read(f.view, i)) + read(c.view.conj().permute({3, 1, 2, 0}), i);
+  });
+}
+
+template <bool Hermitian, class T, class Exec>
+void check_symmetrize(const Exec& exec, std::size_t n, std::mt19937& rng) {
+  auto a = random_operand<T>({n, n}, rng);
+  strided_test::fill(a.view, 3);
+  const auto mirror = [](const T& x) { return Hermitian ? strided::detail::conj_value(x) : x; };
+  const auto expected = [&](const strided::StridedView<T>& s, const std::vector<std::size_t>& i) {
+    return static_cast<T>((read(s, i) + mirror(read(s, {i[1], i[0]}))) / static_cast<T>(2));
+  };
+  auto dst = random_operand<T>({n, n}, rng);
+  if (Hermitian)
+    strided::symmetrize_conj_into(exec, dst.view, a.view);
+  else
+    strided::symmetrize_into(exec, dst.view, a.view);
+  expect_elements(dst, [&](const std::vector<std::size_t>& i) { return expected(a.view, i); });
+  // In place: the result equals the out-of-place one.
+  if (Hermitian)
+    strided::symmetrize_conj_into(exec, a.view, a.view);
+  else
+    strided::symmetrize_into(exec, a.view, a.view);
+  for_each_index(a.view.extents(), [&](const std::vector<std::size_t>& i) {
+    ASSERT_EQ(read(a.view, i), read(dst.view, i));
+  });
+}
+
+TYPED_TEST(MapTest, SymmetrizeRealAndComplexInAndOutOfPlace) {
+  std::mt19937 rng(23);
+  for (std::size_t n : {0, 1, 2, 7, 64, 300}) {
+    check_symmetrize<false, double>(TypeParam(), n, rng);
+    check_symmetrize<false, std::complex<double>>(TypeParam(), n, rng);
+    check_symmetrize<true, std::complex<double>>(TypeParam(), n, rng);
+    check_symmetrize<true, double>(TypeParam(), n, rng);
+  }
 }
 
 }  // namespace

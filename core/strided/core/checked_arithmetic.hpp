@@ -27,7 +27,8 @@ inline bool checked_reach(std::size_t extent, std::ptrdiff_t stride, std::ptrdif
   constexpr std::size_t hi = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
   const std::size_t steps = extent - 1;
   if (steps > hi) return false;
-  if (stride == std::numeric_limits<std::ptrdiff_t>::min()) return steps == 0 ? (out = 0, true) : false;
+  if (stride == std::numeric_limits<std::ptrdiff_t>::min())
+    return steps == 0 ? (out = 0, true) : false;
   const std::size_t magnitude = static_cast<std::size_t>(stride < 0 ? -stride : stride);
   std::size_t product = 0;
   if (!checked_mul(steps, magnitude, product) || product > hi) return false;

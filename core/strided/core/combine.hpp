@@ -11,7 +11,8 @@ template <class U, class ReduceFn>
 U combine_pairwise(const U* partials, std::size_t first, std::size_t last, const ReduceFn& red) {
   if (last - first == 1) return partials[first];
   const std::size_t mid = first + (last - first) / 2;
-  return red(combine_pairwise(partials, first, mid, red), combine_pairwise(partials, mid, last, red));
+  return red(combine_pairwise(partials, first, mid, red),
+             combine_pairwise(partials, mid, last, red));
 }
 
 }  // namespace strided::detail

@@ -11,18 +11,22 @@ namespace strided::detail {
 inline constexpr int MAX_PLAN_RANK = 64;
 
 enum class Strategy {
-  Empty,  ///< some extent is 0: nothing to do
-  Flat,   ///< one fused axis, unit stride for every operand
-  Tiled,  ///< blocked loop nest, inner axis shared by the operands' smallest strides
+  Empty,     ///< some extent is 0: nothing to do
+  Flat,      ///< one fused axis, unit stride for every operand
+  Tiled,     ///< blocked loop nest, inner axis shared by the operands' smallest strides
   Transpose  ///< tiles whose destination and source unit-stride axes differ (buffered 2-d tiles)
 };
 
 inline const char* to_string(Strategy s) {
   switch (s) {
-    case Strategy::Empty: return "empty";
-    case Strategy::Flat: return "flat";
-    case Strategy::Tiled: return "tiled";
-    case Strategy::Transpose: return "transpose";
+    case Strategy::Empty:
+      return "empty";
+    case Strategy::Flat:
+      return "flat";
+    case Strategy::Tiled:
+      return "tiled";
+    case Strategy::Transpose:
+      return "transpose";
   }
   return "?";
 }
@@ -34,17 +38,17 @@ inline const char* to_string(Strategy s) {
 template <int N>
 struct Plan {
   static constexpr int operands = N;
-  int rank = 0;                        ///< fused rank
-  std::size_t count = 0;               ///< elements visited
-  std::size_t dims[MAX_PLAN_RANK];     ///< fused extents
-  std::size_t blocks[MAX_PLAN_RANK];   ///< tile extents
-  std::size_t tiles[MAX_PLAN_RANK];    ///< tiles along each axis: ceil(dims / blocks)
-  std::size_t tile_count = 0;          ///< product of tiles[]
+  int rank = 0;                       ///< fused rank
+  std::size_t count = 0;              ///< elements visited
+  std::size_t dims[MAX_PLAN_RANK];    ///< fused extents
+  std::size_t blocks[MAX_PLAN_RANK];  ///< tile extents
+  std::size_t tiles[MAX_PLAN_RANK];   ///< tiles along each axis: ceil(dims / blocks)
+  std::size_t tile_count = 0;         ///< product of tiles[]
   std::ptrdiff_t strides[N][MAX_PLAN_RANK];
-  short first_axis[MAX_PLAN_RANK];     ///< original axis that leads each fused axis (explain)
-  short fused_axes[MAX_PLAN_RANK];     ///< how many original axes each fused axis holds
+  short first_axis[MAX_PLAN_RANK];  ///< original axis that leads each fused axis (explain)
+  short fused_axes[MAX_PLAN_RANK];  ///< how many original axes each fused axis holds
   Strategy strategy = Strategy::Empty;
-  int transpose_axis = -1;             ///< for Transpose: the axis where a source has unit stride
+  int transpose_axis = -1;  ///< for Transpose: the axis where a source has unit stride
 };
 
 }  // namespace strided::detail

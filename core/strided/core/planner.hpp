@@ -11,14 +11,16 @@ namespace strided::detail {
 
 /// Tuning constants of the planner (Strided.jl's values).
 struct PlannerOptions {
-  std::size_t block_bytes = 32768;       ///< L1 budget for one tile's working set
+  std::size_t block_bytes = 32768;  ///< L1 budget for one tile's working set
   std::size_t cache_line = 64;
   std::size_t max_tile_elements = 1 << 16;  ///< upper bound on a tile: the parallel grain
-  bool weight_first_operand = true;      ///< operand 0 is the output: counted twice in ordering
+  bool weight_first_operand = true;         ///< operand 0 is the output: counted twice in ordering
   const std::size_t* block_override = nullptr;  ///< expert: tile extents per fused axis
 };
 
-inline std::size_t magnitude(std::ptrdiff_t s) { return static_cast<std::size_t>(s < 0 ? -s : s); }
+inline std::size_t magnitude(std::ptrdiff_t s) {
+  return static_cast<std::size_t>(s < 0 ? -s : s);
+}
 
 /// 1 + the number of non-zero |strides| strictly smaller than |strides[i]|; 0 stride -> 1.
 inline void stride_order(int rank, const std::ptrdiff_t* strides, int* order) {
@@ -55,8 +57,7 @@ void order_axes(int rank, const std::ptrdiff_t (*strides)[MAX_PLAN_RANK], bool w
 /// below a cache line add contiguous span, larger ones multiply the count of separate runs.
 template <int N>
 std::size_t memory_region(int rank, const std::size_t* blocks,
-                          const std::ptrdiff_t (*byte_strides)[MAX_PLAN_RANK],
-                          std::size_t line) {
+                          const std::ptrdiff_t (*byte_strides)[MAX_PLAN_RANK], std::size_t line) {
   std::size_t region = 0;
   for (int k = 0; k < N; ++k) {
     std::size_t span = 0, runs = 1;

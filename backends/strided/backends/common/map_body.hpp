@@ -29,9 +29,8 @@ struct MapBody {
   Tuple<Srcs...> srcs;
   F f;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0,
-                                         std::size_t n1, const std::ptrdiff_t* s0,
-                                         const std::ptrdiff_t* s1) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
+                                         const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
     run(off, n0, n1, s0, s1, std::make_index_sequence<sizeof...(Srcs)>{});
   }
 

@@ -25,9 +25,8 @@ struct TileFold {
   U lanes[REDUCE_LANES];
   int seeded = 0;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0,
-                                         std::size_t n1, const std::ptrdiff_t* s0,
-                                         const std::ptrdiff_t* s1) {
+  KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
+                                         const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) {
     run(off, n0, n1, s0, s1, std::make_index_sequence<sizeof...(Srcs)>{});
   }
 

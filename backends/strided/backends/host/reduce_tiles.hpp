@@ -45,9 +45,9 @@ bool reduce_tiles(const Exec& exec, const Plan<N>& plan, const Fold& fold, const
                     tiles);
   std::size_t chunks = static_cast<std::size_t>(compat::concurrency(exec)) * 8;
   if (chunks > tiles) chunks = tiles;
-  Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(exec, 0, chunks),
-      TilePartials<N, Fold, Partials>{plan, fold, partials, chunks});
+  Kokkos::parallel_for(label,
+                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(exec, 0, chunks),
+                       TilePartials<N, Fold, Partials>{plan, fold, partials, chunks});
   auto host = Kokkos::create_mirror_view(Kokkos::HostSpace(), partials);
   Kokkos::deep_copy(exec, host, partials);
   compat::fence(exec, "strided::reduce: partials on the host");
