@@ -25,7 +25,6 @@ U reduce_checked(const char* function, const std::string& label, const Exec& exe
   compat::ScopedRegion region(label);
   const auto& first = std::get<0>(std::forward_as_tuple(srcs...));
   (check_same_shape(function, first, srcs), ...);
-  const auto plan = plan_for(srcs...);
   using Fold =
       TileFold<U, MapFn, ReduceFn, OperandRef<typename SV::element_type, typename SV::op_type>...>;
   const Fold fold{Tuple<OperandRef<typename SV::element_type, typename SV::op_type>...>(
@@ -34,8 +33,20 @@ U reduce_checked(const char* function, const std::string& label, const Exec& exe
                   reduce_fn,
                   {},
                   0};
+  if constexpr (compat::is_host_space_v<Exec>) {
+    // Small dense inputs are one tile of the general plan: fold it here, with the same bits.
+    const std::size_t count = first.size();
+    if (count > 0 && count <= INLINE_ELEMENTS && one_dense_layout(srcs...)) {
+      constexpr int N = static_cast<int>(sizeof...(SV));
+      std::ptrdiff_t zeros[N] = {}, ones[N];
+      for (int k = 0; k < N; ++k) ones[k] = 1;
+      Fold local = fold;
+      local(zeros, count, 1, ones, zeros);
+      return reduce_fn(init, local.result());
+    }
+  }
   U total{};
-  if (!reduce_tiles(exec, plan, fold, reduce_fn, total, label)) return init;
+  if (!reduce_tiles(exec, plan_for(srcs...), fold, reduce_fn, total, label)) return init;
   return reduce_fn(init, total);
 }
 

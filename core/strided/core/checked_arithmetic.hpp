@@ -8,13 +8,21 @@
 namespace strided::detail {
 
 /// Overflow-checked integer steps for layout arithmetic; each returns false on overflow.
+// The builtins compile to a flag test; the portable fallback needs a division.
 inline bool checked_mul(std::size_t a, std::size_t b, std::size_t& out) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  return !__builtin_mul_overflow(a, b, &out);
+#else
   if (a != 0 && b > std::numeric_limits<std::size_t>::max() / a) return false;
   out = a * b;
   return true;
+#endif
 }
 
 inline bool checked_add(std::ptrdiff_t a, std::ptrdiff_t b, std::ptrdiff_t& out) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  return !__builtin_add_overflow(a, b, &out);
+#endif
   constexpr std::ptrdiff_t hi = std::numeric_limits<std::ptrdiff_t>::max();
   constexpr std::ptrdiff_t lo = std::numeric_limits<std::ptrdiff_t>::min();
   if ((b > 0 && a > hi - b) || (b < 0 && a < lo - b)) return false;

@@ -40,17 +40,21 @@ inline void stride_order(int rank, const std::ptrdiff_t* strides, int* order) {
 template <int N>
 void order_axes(int rank, const std::ptrdiff_t (*strides)[MAX_PLAN_RANK], bool weight_first,
                 int* perm) {
-  unsigned char key[MAX_PLAN_RANK][MAX_PLAN_RANK] = {};
+  unsigned char key[MAX_PLAN_RANK][MAX_PLAN_RANK];
+  for (int i = 0; i < rank; ++i) std::memset(key[i], 0, static_cast<std::size_t>(rank));
   int order[MAX_PLAN_RANK];
   for (int k = 0; k < N; ++k) {
     stride_order(rank, strides[k], order);
     const unsigned char w = (k == 0 && weight_first) ? 2 : 1;
     for (int i = 0; i < rank; ++i) key[i][order[i] - 1] += w;
   }
-  for (int i = 0; i < rank; ++i) perm[i] = i;
-  std::stable_sort(perm, perm + rank, [&](int a, int b) {
-    return std::memcmp(key[a], key[b], static_cast<std::size_t>(rank)) > 0;
-  });
+  // Stable insertion sort, most important first (std::stable_sort may allocate).
+  for (int i = 0; i < rank; ++i) {
+    int j = i;
+    for (; j > 0 && std::memcmp(key[perm[j - 1]], key[i], static_cast<std::size_t>(rank)) < 0; --j)
+      perm[j] = perm[j - 1];
+    perm[j] = i;
+  }
 }
 
 /// Bytes of cache lines one tile touches (Strided.jl's total memory region): per operand, strides
@@ -133,6 +137,44 @@ void compute_blocks(int first, int rank, const std::size_t* dims,
   }
 }
 
+/// True when strides are dense row-major or dense column-major over the axes of extent > 1.
+inline bool is_dense(std::size_t rank, const std::size_t* extents, const std::ptrdiff_t* strides) {
+  std::ptrdiff_t row = 1, col = 1;
+  bool row_major = true, col_major = true;
+  for (std::size_t j = 0; j < rank; ++j) {
+    const std::size_t r = rank - 1 - j;
+    if (extents[r] > 1) {
+      row_major = row_major && strides[r] == row;
+      row *= static_cast<std::ptrdiff_t>(extents[r]);
+    }
+    if (extents[j] > 1) {
+      col_major = col_major && strides[j] == col;
+      col *= static_cast<std::ptrdiff_t>(extents[j]);
+    }
+  }
+  return row_major || col_major;
+}
+
+/// Every operand has operand 0's strides, and they are dense: the plan is one flat axis.
+template <int N>
+bool same_dense_layout(std::size_t rank, const std::size_t* extents,
+                       const std::ptrdiff_t* const* strides) {
+  for (int k = 1; k < N; ++k)
+    for (std::size_t i = 0; i < rank; ++i)
+      if (extents[i] > 1 && strides[k][i] != strides[0][i]) return false;
+  return is_dense(rank, extents, strides[0]);
+}
+
+/// Splits `p.dims[0..rank)` into tiles of `p.blocks` and counts them.
+template <int N>
+void count_tiles(Plan<N>& p) {
+  p.tile_count = 1;
+  for (int i = 0; i < p.rank; ++i) {
+    p.tiles[i] = (p.dims[i] + p.blocks[i] - 1) / p.blocks[i];
+    p.tile_count *= p.tiles[i];
+  }
+}
+
 /// Builds the plan for operands that share `extents` (logical rank `rank`, any size), with
 /// `strides[k]` and `element_size[k]` for operand k.
 template <int N>
@@ -145,6 +187,22 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
   if (p.count == 0) {
     p.strategy = Strategy::Empty;
     p.tile_count = 0;
+    return p;
+  }
+  // Same dense layout everywhere (the common case, and every small call): skip the planner; this
+  // is exactly the plan the steps below produce for it.
+  if (!opt.block_override && same_dense_layout<N>(rank, extents, strides)) {
+    p.rank = 1;
+    p.dims[0] = p.count;
+    p.blocks[0] = std::min(p.count, opt.max_tile_elements);
+    p.first_axis[0] = 0;
+    p.fused_axes[0] = 0;
+    for (std::size_t i = 0; i < rank; ++i) p.fused_axes[0] += extents[i] > 1 ? 1 : 0;
+    for (std::size_t i = rank; i-- > 0;)
+      if (extents[i] > 1 && (strides[0][i] == 1)) p.first_axis[0] = static_cast<short>(i);
+    for (int k = 0; k < N; ++k) p.strides[k][0] = 1;
+    p.strategy = Strategy::Flat;
+    count_tiles(p);
     return p;
   }
   // 1. Drop extent-1 axes (at most 63 axes remain, see MAX_PLAN_RANK).
@@ -207,11 +265,7 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
       }
     }
   }
-  p.tile_count = 1;
-  for (int i = 0; i < p.rank; ++i) {
-    p.tiles[i] = (p.dims[i] + p.blocks[i] - 1) / p.blocks[i];
-    p.tile_count *= p.tiles[i];
-  }
+  count_tiles(p);
   // 5. Strategy: flat when everything fused into one unit-stride axis; transpose when the
   // output's unit axis (innermost) is not a source's, but a blocked second axis is.
   bool unit = p.rank <= 1;

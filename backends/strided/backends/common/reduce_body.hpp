@@ -86,21 +86,27 @@ struct TileFold {
   }
 };
 
-/// Writes the partial of each tile in a chunk to `partials` (any memory space).
-template <int N, class Fold, class PartialsView>
+/// Folds tiles [first, last) of `plan`, writing the partial of tile t to partials[t].
+template <int N, class Fold, class U>
+KOKKOS_INLINE_FUNCTION void fold_tiles(const Plan<N>& plan, std::size_t first, std::size_t last,
+                                       const Fold& fold, U* partials) {
+  for_each_tile(plan, first, last, [&](std::size_t t, const TileCursor<N>& tile) {
+    Fold local = fold;
+    walk_tile(plan, tile, local);
+    partials[t] = local.result();
+  });
+}
+
+/// Chunk c of the tiles, as in TileChunks, folded to per-tile partials (any memory space).
+template <int N, class Fold, class U>
 struct TilePartials {
   Plan<N> plan;
   Fold fold;
-  PartialsView partials;
+  U* partials;
   std::size_t chunks;
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t c) const {
-    const std::size_t first = c * plan.tile_count / chunks;
-    const std::size_t last = (c + 1) * plan.tile_count / chunks;
-    for (std::size_t t = first; t < last; ++t) {
-      Fold local = fold;
-      walk_tile(plan, t, local);
-      partials(t) = local.result();
-    }
+    fold_tiles(plan, c * plan.tile_count / chunks, (c + 1) * plan.tile_count / chunks, fold,
+               partials);
   }
 };
 

@@ -8,18 +8,36 @@
 
 namespace strided::detail {
 
+/// Coordinates of a tile in the tile grid (axis 0 fastest): decomposed once from a tile index,
+/// then stepped like an odometer, so consecutive tiles cost no division.
+template <int N>
+struct TileCursor {
+  std::size_t coord[MAX_PLAN_RANK];
+
+  KOKKOS_INLINE_FUNCTION TileCursor(const Plan<N>& p, std::size_t tile) {
+    for (int i = 0; i < p.rank; ++i) {
+      coord[i] = p.tiles[i] == 1 ? 0 : tile % p.tiles[i];
+      tile = p.tiles[i] == 1 ? tile : tile / p.tiles[i];
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void next(const Plan<N>& p) {
+    for (int i = 0; i < p.rank; ++i) {
+      if (++coord[i] < p.tiles[i]) return;
+      coord[i] = 0;
+    }
+  }
+};
+
 /// The element offsets of one tile, ready for a body: the body handles the two innermost axes
 /// (n0 x n1 elements, strides s0/s1 per operand) and this walks the rest with an odometer
 /// that adds and subtracts strides (no per-element index arithmetic, any rank).
 template <int N, class Body>
-KOKKOS_INLINE_FUNCTION void walk_tile(const Plan<N>& p, std::size_t tile, Body& body) {
+KOKKOS_INLINE_FUNCTION void walk_tile(const Plan<N>& p, const TileCursor<N>& tile, Body& body) {
   std::ptrdiff_t off[N];
   std::size_t len[MAX_PLAN_RANK];
   for (int k = 0; k < N; ++k) off[k] = 0;
   for (int i = 0; i < p.rank; ++i) {
-    const std::size_t t = tile % p.tiles[i];
-    tile /= p.tiles[i];
-    const std::size_t start = t * p.blocks[i];
+    const std::size_t start = tile.coord[i] * p.blocks[i];
     len[i] = p.dims[i] - start < p.blocks[i] ? p.dims[i] - start : p.blocks[i];
     for (int k = 0; k < N; ++k) off[k] += static_cast<std::ptrdiff_t>(start) * p.strides[k][i];
   }
@@ -46,6 +64,19 @@ KOKKOS_INLINE_FUNCTION void walk_tile(const Plan<N>& p, std::size_t tile, Body& 
       index[i] = 0;
     }
     if (i == p.rank) return;
+  }
+}
+
+/// Runs `body` over tiles [first, last), one fresh copy of `prototype` per call of `each`:
+/// `each(tile_index, cursor)` decides what a tile does (maps share one body, folds do not).
+template <int N, class Each>
+KOKKOS_INLINE_FUNCTION void for_each_tile(const Plan<N>& p, std::size_t first, std::size_t last,
+                                          Each&& each) {
+  if (first >= last) return;
+  TileCursor<N> cursor(p, first);
+  for (std::size_t t = first; t < last; ++t) {
+    each(t, cursor);
+    cursor.next(p);
   }
 }
 

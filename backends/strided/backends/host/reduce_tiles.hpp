@@ -31,11 +31,7 @@ bool reduce_tiles(const Exec& exec, const Plan<N>& plan, const Fold& fold, const
         on_heap.resize(tiles);
         partials = on_heap.data();
       }
-      for (std::size_t t = 0; t < tiles; ++t) {
-        Fold local = fold;
-        walk_tile(plan, t, local);
-        partials[t] = local.result();
-      }
+      fold_tiles(plan, 0, tiles, fold, partials);
       total = combine_pairwise(partials, 0, tiles, red);
       return true;
     }
@@ -47,7 +43,7 @@ bool reduce_tiles(const Exec& exec, const Plan<N>& plan, const Fold& fold, const
   if (chunks > tiles) chunks = tiles;
   Kokkos::parallel_for(label,
                        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(exec, 0, chunks),
-                       TilePartials<N, Fold, Partials>{plan, fold, partials, chunks});
+                       TilePartials<N, Fold, U>{plan, fold, partials.data(), chunks});
   auto host = Kokkos::create_mirror_view(Kokkos::HostSpace(), partials);
   Kokkos::deep_copy(exec, host, partials);
   compat::fence(exec, "strided::reduce: partials on the host");

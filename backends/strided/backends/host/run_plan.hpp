@@ -15,6 +15,15 @@ namespace strided::detail {
 /// costs more than the work (Strided.jl's MINTHREADLENGTH).
 inline constexpr std::size_t INLINE_ELEMENTS = std::size_t(1) << 15;
 
+/// Runs tiles [first, last) of `plan` through one copy of `body`.
+template <int N, class Body>
+KOKKOS_INLINE_FUNCTION void run_tiles(const Plan<N>& plan, std::size_t first, std::size_t last,
+                                      const Body& body) {
+  Body local = body;
+  for_each_tile(plan, first, last,
+                [&](std::size_t, const TileCursor<N>& tile) { walk_tile(plan, tile, local); });
+}
+
 /// Tiles [c * T / C, (c + 1) * T / C) for chunk c: consecutive tiles stay on one thread.
 template <int N, class Body>
 struct TileChunks {
@@ -22,10 +31,7 @@ struct TileChunks {
   Body body;
   std::size_t chunks;
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t c) const {
-    const std::size_t first = c * plan.tile_count / chunks;
-    const std::size_t last = (c + 1) * plan.tile_count / chunks;
-    Body local = body;
-    for (std::size_t t = first; t < last; ++t) walk_tile(plan, t, local);
+    run_tiles(plan, c * plan.tile_count / chunks, (c + 1) * plan.tile_count / chunks, body);
   }
 };
 
@@ -35,8 +41,7 @@ void run_plan(const Exec& exec, const Plan<N>& plan, const Body& body, const std
   if (plan.tile_count == 0) return;
   if constexpr (compat::is_host_space_v<Exec>) {
     if (plan.count <= INLINE_ELEMENTS || plan.tile_count == 1 || compat::concurrency(exec) == 1) {
-      Body local = body;
-      for (std::size_t t = 0; t < plan.tile_count; ++t) walk_tile(plan, t, local);
+      run_tiles(plan, 0, plan.tile_count, body);
       return;
     }
   }
