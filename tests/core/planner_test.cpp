@@ -1,10 +1,319 @@
+// Unit tests of the backend-free planner (core/strided/core/planner.hpp), the plan printer
+// (explain.hpp) and the host-side combine tree (combine.hpp). No Kokkos.
+//
+// Reference values come from /work/shared/reference/strided-rs.md, section 4.2 (items 14-23) and
+// the worked blocking examples of section 3.4. Every randomized test uses a fixed-seed
+// std::mt19937, so failures reproduce.
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "strided/core/combine.hpp"
+#include "strided/core/explain.hpp"
 #include "strided/core/planner.hpp"
 
 namespace {
 
+using strided::detail::combine_pairwise;
+using strided::detail::compute_blocks;
+using strided::detail::explain;
+using strided::detail::last_argmax_weighted;
+using strided::detail::make_plan;
+using strided::detail::MAX_PLAN_RANK;
+using strided::detail::memory_region;
+using strided::detail::order_axes;
+using strided::detail::Plan;
+using strided::detail::PlannerOptions;
+using strided::detail::Strategy;
 using strided::detail::stride_order;
+
+using Extents = std::vector<std::size_t>;
+using Strides = std::vector<std::ptrdiff_t>;
+using StrideSet = std::vector<Strides>;  // one stride list per operand
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+std::vector<int> stride_order_of(const Strides& s) {
+  std::vector<int> order(s.size());
+  stride_order(static_cast<int>(s.size()), s.data(), order.data());
+  return order;
+}
+
+/// Runs order_axes<N> on per-operand stride lists of equal length.
+template <int N>
+std::vector<int> order_of(const StrideSet& strides, bool weight_first = true) {
+  const int rank = static_cast<int>(strides[0].size());
+  std::ptrdiff_t s[N][MAX_PLAN_RANK] = {};
+  for (int k = 0; k < N; ++k)
+    for (int i = 0; i < rank; ++i) s[k][i] = strides[static_cast<std::size_t>(k)][i];
+  int perm[MAX_PLAN_RANK];
+  order_axes<N>(rank, s, weight_first, perm);
+  return std::vector<int>(perm, perm + rank);
+}
+
+/// memory_region<N> over per-operand byte-stride lists.
+template <int N>
+std::size_t region_of(const Extents& blocks, const StrideSet& byte_strides, std::size_t line = 64) {
+  std::ptrdiff_t s[N][MAX_PLAN_RANK] = {};
+  for (int k = 0; k < N; ++k)
+    for (std::size_t i = 0; i < blocks.size(); ++i)
+      s[k][i] = byte_strides[static_cast<std::size_t>(k)][i];
+  return memory_region<N>(static_cast<int>(blocks.size()), blocks.data(), s, line);
+}
+
+/// compute_blocks<N> on axes [first, rank) of the given problem; blocks before `first` are
+/// pre-filled with a sentinel so the test can check they are left alone.
+constexpr std::size_t kSentinel = 777777;
+
+template <int N>
+Extents blocks_of(const Extents& dims, const StrideSet& byte_strides, const Extents& costs,
+                  int first = 0, const PlannerOptions& opt = {}) {
+  std::ptrdiff_t s[N][MAX_PLAN_RANK] = {};
+  for (int k = 0; k < N; ++k)
+    for (std::size_t i = 0; i < dims.size(); ++i)
+      s[k][i] = byte_strides[static_cast<std::size_t>(k)][i];
+  Extents blocks(dims.size(), kSentinel);
+  compute_blocks<N>(first, static_cast<int>(dims.size()), dims.data(), s, costs.data(), opt,
+                    blocks.data());
+  return blocks;
+}
+
+/// make_plan<N> over vectors: extents shared by all operands, one stride list per operand.
+template <int N>
+Plan<N> plan_of(const Extents& extents, const StrideSet& strides, const Extents& element_size,
+                const PlannerOptions& opt = {}) {
+  const std::ptrdiff_t* ptrs[N];
+  for (int k = 0; k < N; ++k) ptrs[k] = strides[static_cast<std::size_t>(k)].data();
+  return make_plan<N>(extents.size(), extents.data(), ptrs, element_size.data(), opt);
+}
+
+template <int N>
+Plan<N> plan_of(const Extents& extents, const StrideSet& strides, std::size_t element_size = 8,
+                const PlannerOptions& opt = {}) {
+  return plan_of<N>(extents, strides, Extents(N, element_size), opt);
+}
+
+template <int N>
+Extents dims_of(const Plan<N>& p) {
+  return Extents(p.dims, p.dims + p.rank);
+}
+template <int N>
+Extents blocks_of_plan(const Plan<N>& p) {
+  return Extents(p.blocks, p.blocks + p.rank);
+}
+template <int N>
+Strides plan_strides(const Plan<N>& p, int k) {
+  return Strides(p.strides[k], p.strides[k] + p.rank);
+}
+
+template <int N>
+using Tuple = std::array<std::ptrdiff_t, N>;
+
+/// Host-side model of the plan semantics: plan axis 0 is innermost; tile t decomposes
+/// mixed-radix over tiles[] with axis 0 fastest; tile (t_0, t_1, ...) covers
+/// [t_i * blocks[i], min(dims[i], (t_i + 1) * blocks[i])) on each axis. Returns, for every
+/// visited element, the offset of each operand (from the plan's strides), in visit order.
+/// `tile_extents`, when given, receives each tile's extents (rank entries per tile).
+template <int N>
+std::vector<Tuple<N>> walk_plan(const Plan<N>& p, std::vector<Extents>* tile_extents = nullptr) {
+  std::vector<Tuple<N>> visited;
+  if (p.strategy == Strategy::Empty) return visited;
+  const auto rank = static_cast<std::size_t>(p.rank);
+  Extents lo(rank), hi(rank), idx(rank);
+  for (std::size_t t = 0; t < p.tile_count; ++t) {
+    std::size_t rest = t;
+    for (std::size_t i = 0; i < rank; ++i) {
+      const std::size_t ti = rest % p.tiles[i];
+      rest /= p.tiles[i];
+      lo[i] = ti * p.blocks[i];
+      hi[i] = std::min(p.dims[i], lo[i] + p.blocks[i]);
+    }
+    EXPECT_EQ(rest, 0u) << "tile index " << t << " beyond the tile grid";
+    if (tile_extents) {
+      Extents ext(rank);
+      for (std::size_t i = 0; i < rank; ++i) ext[i] = hi[i] - lo[i];
+      tile_extents->push_back(ext);
+    }
+    idx = lo;
+    while (true) {
+      Tuple<N> offsets{};
+      for (int k = 0; k < N; ++k)
+        for (std::size_t i = 0; i < rank; ++i)
+          offsets[static_cast<std::size_t>(k)] +=
+              static_cast<std::ptrdiff_t>(idx[i]) * p.strides[k][i];
+      visited.push_back(offsets);
+      std::size_t i = 0;
+      for (; i < rank; ++i) {
+        if (++idx[i] < hi[i]) break;
+        idx[i] = lo[i];
+      }
+      if (i == rank) break;
+    }
+  }
+  return visited;
+}
+
+/// Brute force over the original index space: the offsets of every operand for every
+/// multi-index.
+template <int N>
+std::vector<Tuple<N>> enumerate_layouts(const Extents& extents, const StrideSet& strides) {
+  std::vector<Tuple<N>> all;
+  for (std::size_t e : extents)
+    if (e == 0) return all;
+  Extents idx(extents.size(), 0);
+  while (true) {
+    Tuple<N> offsets{};
+    for (std::size_t k = 0; k < static_cast<std::size_t>(N); ++k)
+      for (std::size_t i = 0; i < extents.size(); ++i)
+        offsets[k] += static_cast<std::ptrdiff_t>(idx[i]) * strides[k][i];
+    all.push_back(offsets);
+    std::size_t i = 0;
+    for (; i < extents.size(); ++i) {
+      if (++idx[i] < extents[i]) break;
+      idx[i] = 0;
+    }
+    if (i == extents.size()) break;
+  }
+  return all;
+}
+
+std::size_t product(const Extents& e) {
+  return std::accumulate(e.begin(), e.end(), std::size_t(1),
+                         [](std::size_t a, std::size_t b) { return a * b; });
+}
+
+/// Extents 1..5, a third of them 1.
+Extents random_extents_for_fast_path(std::mt19937& rng, std::size_t rank) {
+  Extents e(rank);
+  for (auto& v : e) v = rng() % 3 == 0 ? 1 : 2 + rng() % 4;
+  return e;
+}
+
+/// Structural invariants every plan satisfies.
+template <int N>
+void expect_plan_invariants(const Plan<N>& p, const Extents& extents) {
+  EXPECT_EQ(p.count, product(extents));
+  if (p.count == 0) {
+    EXPECT_EQ(p.strategy, Strategy::Empty);
+    EXPECT_EQ(p.tile_count, 0u);
+    return;
+  }
+  if (p.count == 1) {
+    // A single element: either the rank-0 plan (every axis dropped) or, from make_plan's dense
+    // fast path, one axis of extent 1. Either way one tile holding one element.
+    ASSERT_LE(p.rank, 1);
+    if (p.rank == 1) {
+      EXPECT_EQ(p.dims[0], 1u);
+      EXPECT_EQ(p.blocks[0], 1u);
+      EXPECT_EQ(p.tiles[0], 1u);
+    }
+    EXPECT_EQ(p.tile_count, 1u);
+    EXPECT_EQ(p.strategy, Strategy::Flat);
+    return;
+  }
+  std::size_t non_unit = 0;
+  for (std::size_t e : extents) non_unit += e > 1 ? 1 : 0;
+  ASSERT_LE(p.rank, static_cast<int>(non_unit));
+  std::size_t fused_total = 0, dims_product = 1, tiles_product = 1;
+  for (int i = 0; i < p.rank; ++i) {
+    EXPECT_GE(p.dims[i], 2u) << "axis " << i << ": extent-1 axes must be dropped";
+    EXPECT_GE(p.blocks[i], 1u);
+    EXPECT_LE(p.blocks[i], p.dims[i]);
+    EXPECT_EQ(p.tiles[i], (p.dims[i] + p.blocks[i] - 1) / p.blocks[i]);
+    EXPECT_GE(p.fused_axes[i], 1);
+    EXPECT_GE(p.first_axis[i], 0);
+    EXPECT_LT(static_cast<std::size_t>(p.first_axis[i]), extents.size());
+    fused_total += static_cast<std::size_t>(p.fused_axes[i]);
+    dims_product *= p.dims[i];
+    tiles_product *= p.tiles[i];
+  }
+  EXPECT_EQ(fused_total, non_unit) << "every axis of extent > 1 belongs to one fused axis";
+  EXPECT_EQ(dims_product, p.count);
+  EXPECT_EQ(p.tile_count, tiles_product);
+  if (p.strategy == Strategy::Flat) {
+    EXPECT_LE(p.rank, 1);
+    for (int k = 0; k < N && p.rank == 1; ++k) EXPECT_EQ(p.strides[k][0], 1);
+  }
+  if (p.strategy == Strategy::Transpose) {
+    EXPECT_EQ(p.transpose_axis, 1);
+    EXPECT_EQ(p.strides[0][0], 1);
+  }
+}
+
+/// The L1 contract of compute_blocks, as checked here. compute_blocks keeps an axis whole when
+/// it is the smallest-|stride| axis of every operand among the axes not yet decided (the
+/// "streaming" prefix; it recurses on the rest), then shrinks the remaining blocks until their
+/// memory_region fits block_bytes or every one of them is 1. The max_tile_elements cap only
+/// shrinks blocks further, and memory_region never grows when blocks shrink or when leading axes
+/// are left out. So for every tile: with k = the longest prefix of plan axes each of which is
+/// such a streaming axis among the axes from itself on, the memory_region of the tile's extents
+/// on axes [k, rank) is <= block_bytes, or all those extents are 1.
+template <int N>
+void expect_tile_fits(const Plan<N>& p, const Extents& element_size, const PlannerOptions& opt,
+                      const Extents& tile) {
+  auto streaming = [&](int i) {
+    for (int k = 0; k < N; ++k) {
+      const std::ptrdiff_t si = p.strides[k][i] < 0 ? -p.strides[k][i] : p.strides[k][i];
+      if (si == 0) continue;
+      for (int j = i; j < p.rank; ++j) {
+        const std::ptrdiff_t sj = p.strides[k][j] < 0 ? -p.strides[k][j] : p.strides[k][j];
+        if (sj != 0 && sj < si) return false;
+      }
+    }
+    return true;
+  };
+  int first = 0;
+  while (first < p.rank && streaming(first)) ++first;
+  std::ptrdiff_t bytes[N][MAX_PLAN_RANK] = {};
+  bool all_one = true;
+  for (int i = first; i < p.rank; ++i) {
+    all_one = all_one && tile[static_cast<std::size_t>(i)] == 1;
+    for (int k = 0; k < N; ++k)
+      bytes[k][i - first] =
+          p.strides[k][i] * static_cast<std::ptrdiff_t>(element_size[static_cast<std::size_t>(k)]);
+  }
+  const std::size_t region =
+      memory_region<N>(p.rank - first, tile.data() + first, bytes, opt.cache_line);
+  EXPECT_TRUE(all_one || region <= opt.block_bytes)
+      << "tile working set " << region << " B over axes [" << first << ", " << p.rank
+      << ") exceeds " << opt.block_bytes << " B\n"
+      << explain(p);
+}
+
+/// Walks the plan and compares it with the brute-force enumeration of the original layouts:
+/// the multisets of per-operand offset tuples must be equal (every element visited once, with
+/// the right partner offsets), and operand 0 (an injective output) hits each offset exactly
+/// once.
+template <int N>
+void expect_visits_match(const Plan<N>& p, const Extents& extents, const StrideSet& strides,
+                         std::vector<Extents>* tiles = nullptr) {
+  std::vector<Tuple<N>> got = walk_plan(p, tiles);
+  std::vector<Tuple<N>> want = enumerate_layouts<N>(extents, strides);
+  ASSERT_EQ(got.size(), want.size());
+  std::vector<std::ptrdiff_t> out;
+  out.reserve(got.size());
+  for (const auto& t : got) out.push_back(t[0]);
+  std::sort(out.begin(), out.end());
+  EXPECT_TRUE(std::adjacent_find(out.begin(), out.end()) == out.end())
+      << "operand 0 offset visited twice";
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_TRUE(got == want) << "visited offsets differ from the layouts'\n" << explain(p);
+}
+
+// ---------------------------------------------------------------------------------------------
+// stride_order (item 14)
+// ---------------------------------------------------------------------------------------------
 
 TEST(StrideOrder, RanksByMagnitudeZeroFirst) {
   const std::ptrdiff_t strides[] = {4, 0, 2};
@@ -13,6 +322,891 @@ TEST(StrideOrder, RanksByMagnitudeZeroFirst) {
   EXPECT_EQ(order[0], 2);
   EXPECT_EQ(order[1], 1);
   EXPECT_EQ(order[2], 1);
+}
+
+TEST(StrideOrder, ReferenceCases) {
+  EXPECT_EQ(stride_order_of({4, 1, 2}), (std::vector<int>{3, 1, 2}));
+  EXPECT_EQ(stride_order_of({4, 0, 2}), (std::vector<int>{2, 1, 1}));
+  EXPECT_EQ(stride_order_of({-4, 1, -2}), (std::vector<int>{3, 1, 2}));
+  EXPECT_EQ(stride_order_of({2, 2, 1}), (std::vector<int>{2, 2, 1}));
+  EXPECT_EQ(stride_order_of({3, 3, 3}), (std::vector<int>{1, 1, 1}));
+}
+
+TEST(StrideOrder, MoreEdgeCases) {
+  EXPECT_EQ(stride_order_of({}), (std::vector<int>{}));
+  EXPECT_EQ(stride_order_of({7}), (std::vector<int>{1}));
+  EXPECT_EQ(stride_order_of({0, 0}), (std::vector<int>{1, 1}));
+  // Zero strides do not count as "smaller": the smallest non-zero is 1 as well.
+  EXPECT_EQ(stride_order_of({0, 5, 0, 3}), (std::vector<int>{1, 2, 1, 1}));
+  // Ties share the rank; the next distinct magnitude skips past them.
+  EXPECT_EQ(stride_order_of({-6, 6, 2, -2, 9}), (std::vector<int>{3, 3, 1, 1, 5}));
+  const std::ptrdiff_t big = PTRDIFF_MAX;
+  EXPECT_EQ(stride_order_of({big, 1, -big}), (std::vector<int>{2, 1, 2}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// order_axes (item 18 and high-rank cases)
+// ---------------------------------------------------------------------------------------------
+
+TEST(OrderAxes, ReferenceCases) {
+  EXPECT_EQ(order_of<1>({{1, 4}}), (std::vector<int>{0, 1}));
+  EXPECT_EQ(order_of<1>({{5, 1}}), (std::vector<int>{1, 0}));
+  // Output [1,4] counted twice beats the input [5,1].
+  EXPECT_EQ(order_of<2>({{1, 4}, {5, 1}}), (std::vector<int>{0, 1}));
+  EXPECT_EQ(order_of<1>({{20, 5, 1}})[0], 2);
+  EXPECT_EQ(order_of<1>({{20, 5, 1}}), (std::vector<int>{2, 1, 0}));
+  // Item 18's dims [4,1,5], strides [1,4,4] -> "last = 1" relies on the prior art zeroing the
+  // importance of extent-1 axes. order_axes never sees extents (make_plan drops extent-1 axes
+  // first, see MakePlan.ExtentOneAxisIsDroppedBeforeOrdering); on the strides it is given, the
+  // tie between axes 1 and 2 keeps their order.
+  EXPECT_EQ(order_of<1>({{1, 4, 4}}), (std::vector<int>{0, 1, 2}));
+  const std::vector<int> four = order_of<2>({{60, 20, 5, 1}, {1, 2, 6, 24}});
+  EXPECT_EQ(four[0], 3);
+  // Full order, matching the prior art's importance values [66, 24, 36, 129].
+  EXPECT_EQ(four, (std::vector<int>{3, 0, 2, 1}));
+  // The §3.2 example: 32^4, dest col-major, src reversed -> importance [129, 36, 24, 66].
+  EXPECT_EQ(order_of<2>({{1, 32, 1024, 32768}, {32768, 1024, 32, 1}}),
+            (std::vector<int>{0, 3, 1, 2}));
+}
+
+TEST(OrderAxes, OutputWeightBreaksTies) {
+  // Operand 0 prefers axis 0, operands 1 and 2 prefer axis 1.
+  const StrideSet s = {{1, 4}, {5, 1}, {5, 1}};
+  EXPECT_EQ(order_of<3>(s, true), (std::vector<int>{0, 1}));   // 2 + 0 + 0 vs 0 + 1 + 1: tie
+  EXPECT_EQ(order_of<3>(s, false), (std::vector<int>{1, 0}));  // 1 vs 2 first-rank votes
+  EXPECT_EQ(order_of<2>({{1, 4}, {5, 1}}, false), (std::vector<int>{0, 1}));  // tie: stable
+}
+
+TEST(OrderAxes, StableForEqualKeys) {
+  EXPECT_EQ(order_of<1>({{3, 3, 3}}), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(order_of<2>({{0, 0, 0, 0}, {0, 0, 0, 0}}), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(order_of<1>({{-8, 2, -2, 8}}), (std::vector<int>{1, 2, 0, 3}));
+}
+
+// The prior art's importance, computed exactly in 128 bits (it overflows 64 bits at rank >= 22
+// with three operands): importance[i] = w0 * 2^(g (N - order_0[i])) + sum_k 2^(g (N -
+// order_k[i])), g = bit length of (operands + 1), sorted descending, stable. Our lexicographic
+// key must order axes exactly like it.
+__extension__ typedef unsigned __int128 Wide;
+
+std::vector<int> prior_art_order(const StrideSet& strides, bool weight_first) {
+  const std::size_t m = strides.size(), rank = strides[0].size();
+  unsigned g = 0;
+  for (std::size_t v = m + 1; v != 0; v >>= 1) ++g;
+  std::vector<Wide> importance(rank, 0);
+  for (std::size_t k = 0; k < m; ++k) {
+    for (std::size_t i = 0; i < rank; ++i) {
+      // Independent index_order: 1 + count of non-zero |s| strictly below |s_i|; 0 -> 1.
+      const auto mag = [](std::ptrdiff_t v) { return v < 0 ? -v : v; };
+      std::size_t order = 1;
+      if (strides[k][i] != 0)
+        for (std::size_t j = 0; j < rank; ++j)
+          if (strides[k][j] != 0 && mag(strides[k][j]) < mag(strides[k][i])) ++order;
+      const Wide w = (k == 0 && weight_first) ? 2 : 1;
+      importance[i] += w << (g * (rank - order));
+    }
+  }
+  std::vector<int> perm(rank);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::stable_sort(perm.begin(), perm.end(), [&](int a, int b) {
+    return importance[static_cast<std::size_t>(a)] > importance[static_cast<std::size_t>(b)];
+  });
+  return perm;
+}
+
+bool is_permutation_of_iota(const std::vector<int>& perm) {
+  std::vector<int> sorted = perm;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < sorted.size(); ++i)
+    if (sorted[i] != static_cast<int>(i)) return false;
+  return true;
+}
+
+Strides row_major_strides(const Extents& extents) {
+  Strides s(extents.size());
+  std::ptrdiff_t stride = 1;
+  for (std::size_t i = extents.size(); i-- > 0;) {
+    s[i] = stride;
+    stride *= static_cast<std::ptrdiff_t>(extents[i]);
+  }
+  return s;
+}
+
+Strides col_major_strides(const Extents& extents) {
+  Strides s(extents.size());
+  std::ptrdiff_t stride = 1;
+  for (std::size_t i = 0; i < extents.size(); ++i) {
+    s[i] = stride;
+    stride *= static_cast<std::ptrdiff_t>(extents[i]);
+  }
+  return s;
+}
+
+Strides shuffled(Strides s, std::mt19937& rng) {
+  std::shuffle(s.begin(), s.end(), rng);
+  return s;
+}
+
+TEST(OrderAxes, Rank30ThreeOperandsBeyondPriorArtBitPacking) {
+  // Three operands: the prior art's g = 3 shifts reach 3 * 29 = 87 bits and overflow.
+  std::mt19937 rng(30);
+  const Extents extents(30, 2);
+  const Strides row = row_major_strides(extents);
+  for (int rep = 0; rep < 20; ++rep) {
+    // Output and one source row-major, one source a random permutation (add-like): the output's
+    // unit-stride axis gets 3 of 4 first-rank votes and must be innermost.
+    const StrideSet s = {row, shuffled(row, rng), row};
+    const std::vector<int> perm = order_of<3>(s);
+    ASSERT_EQ(perm.size(), 30u);
+    EXPECT_TRUE(is_permutation_of_iota(perm));
+    EXPECT_EQ(perm[0], 29) << "operand 0's unit-stride axis must be innermost";
+    EXPECT_EQ(perm, prior_art_order(s, true));
+    // Two permuted sources can outvote the output (2 + 0 + 0 vs 0 + 1 + 1 ties, then the next
+    // rank decides), so here only the exact agreement with the wide prior-art sum is checked.
+    const StrideSet t = {row, shuffled(row, rng), shuffled(row, rng)};
+    const std::vector<int> tperm = order_of<3>(t);
+    EXPECT_TRUE(is_permutation_of_iota(tperm));
+    EXPECT_EQ(tperm, prior_art_order(t, true));
+  }
+}
+
+TEST(OrderAxes, Rank40TwoOperandsBeyondPriorArtBitPacking) {
+  // Two operands: g = 2, shifts reach 2 * 39 = 78 bits.
+  std::mt19937 rng(40);
+  const Extents extents(40, 2);
+  const Strides row = row_major_strides(extents);
+  for (int rep = 0; rep < 20; ++rep) {
+    const StrideSet s = {row, shuffled(row, rng)};
+    const std::vector<int> perm = order_of<2>(s);
+    ASSERT_EQ(perm.size(), 40u);
+    EXPECT_TRUE(is_permutation_of_iota(perm));
+    EXPECT_EQ(perm[0], 39);
+    EXPECT_EQ(perm, prior_art_order(s, true));
+    EXPECT_EQ(order_of<2>(s, false), prior_art_order(s, false));
+  }
+  // Operand 0 shuffled, operand 1 row-major: the innermost axis is operand 0's unit axis.
+  const StrideSet s = {shuffled(row, rng), row};
+  const auto unit = static_cast<int>(std::find(s[0].begin(), s[0].end(), 1) - s[0].begin());
+  EXPECT_EQ(order_of<2>(s)[0], unit);
+}
+
+TEST(OrderAxes, RandomSmallCasesMatchPriorArtImportance) {
+  std::mt19937 rng(18);
+  std::uniform_int_distribution<int> rank_dist(1, 12), stride_dist(-6, 6), ops(1, 3);
+  for (int rep = 0; rep < 500; ++rep) {
+    const auto rank = static_cast<std::size_t>(rank_dist(rng));
+    const int m = ops(rng);
+    StrideSet s(static_cast<std::size_t>(m), Strides(rank));
+    for (auto& list : s)
+      for (auto& v : list) v = stride_dist(rng);
+    const bool weight = rep % 2 == 0;
+    std::vector<int> perm;
+    if (m == 1) perm = order_of<1>(s, weight);
+    if (m == 2) perm = order_of<2>(s, weight);
+    if (m == 3) perm = order_of<3>(s, weight);
+    ASSERT_TRUE(is_permutation_of_iota(perm));
+    EXPECT_EQ(perm, prior_art_order(s, weight)) << "rep " << rep;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// memory_region (item 20), last_argmax_weighted (item 22)
+// ---------------------------------------------------------------------------------------------
+
+TEST(MemoryRegion, ReferenceCases) {
+  EXPECT_EQ(region_of<1>({100}, {{8}}), 832u);
+  EXPECT_EQ(region_of<1>({10}, {{128}}), 640u);
+  EXPECT_EQ(region_of<1>({10, 10}, {{8, 80}}), 1280u);
+  EXPECT_EQ(region_of<2>({10, 10}, {{8, 80}, {80, 8}}), 2560u);
+  EXPECT_EQ(region_of<1>({10, 5}, {{8, 40}}), 256u);
+  EXPECT_EQ(region_of<1>({5, 4}, {{64, 320}}), 1280u);  // 64 is not below a line: 20 runs
+}
+
+TEST(MemoryRegion, SignsZerosAndLineSize) {
+  EXPECT_EQ(region_of<1>({10}, {{-8}}), 128u);  // |stride| is what counts
+  EXPECT_EQ(region_of<1>({10, 10}, {{-8, -80}}), 1280u);
+  EXPECT_EQ(region_of<1>({1000}, {{0}}), 64u);                            // broadcast: one line
+  EXPECT_EQ(region_of<2>({1, 1, 1}, {{8, 800, 8000}, {0, 0, 0}}), 128u);  // one line each
+  EXPECT_EQ(region_of<1>({}, {{}}), 64u);
+  // A 128-byte line: stride 64 is now "contiguous" span: (9 * 64 / 128 + 1) * 128.
+  EXPECT_EQ(region_of<1>({10}, {{64}}, 128), 640u);
+  EXPECT_EQ(region_of<1>({10}, {{128}}, 128), 1280u);
+}
+
+TEST(LastArgmaxWeighted, ReferenceCases) {
+  auto pick = [](const Extents& blocks, const Extents& costs) {
+    return last_argmax_weighted(static_cast<int>(blocks.size()), blocks.data(), costs.data());
+  };
+  EXPECT_EQ(pick({10, 20, 5}, {1, 1, 2}), 1);
+  EXPECT_EQ(pick({10, 10}, {1, 1}), 1);  // tie -> last
+  EXPECT_EQ(pick({1, 1, 1}, {1, 1, 1}), -1);
+  EXPECT_EQ(pick({1, 5, 3}, {100, 1, 1}), 1);  // blocks of 1 are skipped whatever their cost
+  EXPECT_EQ(pick({3, 10}, {10, 1}), 0);
+  EXPECT_EQ(pick({}, {}), -1);
+  EXPECT_EQ(pick({2, 3, 2}, {4, 2, 4}), 2);  // all weigh 4: the last wins
+}
+
+// ---------------------------------------------------------------------------------------------
+// compute_blocks (item 21, section 3.4)
+// ---------------------------------------------------------------------------------------------
+
+TEST(ComputeBlocks, ReferenceCases) {
+  // Fits: whole dims.
+  EXPECT_EQ(blocks_of<1>({10, 10}, {{8, 80}}, {2, 2}), (Extents{10, 10}));
+  // Every stride beyond the budget: all ones.
+  EXPECT_EQ(blocks_of<1>({100, 100}, {{40000000, 40000}}, {2, 2}), (Extents{1, 1}));
+  // Axis 0 is every operand's smallest stride: kept whole, rest blocked (here: fits).
+  EXPECT_EQ(blocks_of<1>({100, 10, 10}, {{8, 800, 8000}}, {2, 200, 2000}), (Extents{100, 10, 10}));
+}
+
+TEST(ComputeBlocks, WorkedExamplesOfSection34) {
+  // Transpose copy 1000x1000 f64: dest [1,1000], src [1000,1]; region 32,640 B.
+  const Extents transpose = blocks_of<2>({1000, 1000}, {{8, 8000}, {8000, 8}}, {2, 2});
+  EXPECT_EQ(transpose, (Extents{43, 42}));
+  EXPECT_EQ(region_of<2>(transpose, {{8, 8000}, {8000, 8}}), 32640u);
+  // Symmetrize 4000x4000: dest col-major, A col-major, A transposed.
+  EXPECT_EQ(blocks_of<3>({4000, 4000}, {{8, 32000}, {8, 32000}, {32000, 8}}, {2, 2}),
+            (Extents{40, 32}));
+  // 32^4 reversal, already ordered [0,3,1,2].
+  EXPECT_EQ(blocks_of<2>({32, 32, 32, 32}, {{8, 262144, 256, 8192}, {262144, 8, 8192, 256}},
+                         {2, 2, 64, 64}),
+            (Extents{32, 32, 2, 1}));
+}
+
+TEST(ComputeBlocks, OnlyWritesAxesFromFirst) {
+  // Blocks before `first` stay untouched; the sub-problem [1, 3) is the fitting [10, 10].
+  const Extents b = blocks_of<1>({100, 10, 10}, {{8, 800, 8000}}, {2, 200, 2000}, 1);
+  EXPECT_EQ(b, (Extents{kSentinel, 10, 10}));
+  // first == rank: nothing to do.
+  EXPECT_EQ(blocks_of<1>({100, 10}, {{8, 80}}, {2, 2}, 2), (Extents{kSentinel, kSentinel}));
+}
+
+TEST(ComputeBlocks, StreamingAxisKeptWholeOthersShrunk) {
+  // Axis 0 is unit stride for both operands and is kept whole; axes 1 and 2 are transposed
+  // between the operands and must be shrunk until the rest fits.
+  const StrideSet bytes = {{8, 800, 80000}, {8, 80000, 800}};
+  const Extents b = blocks_of<2>({100, 100, 100}, bytes, {2, 200, 200});
+  EXPECT_EQ(b, (Extents{100, 19, 13}));  // worked by hand: halve 2,1,2,1,2 then 1 down to 19
+  EXPECT_LE(region_of<2>({b[1], b[2]}, {{800, 80000}, {80000, 800}}), 32768u);
+}
+
+TEST(ComputeBlocks, ShrinksToBudgetAndNoFurther) {
+  const StrideSet bytes = {{8, 8000}, {8000, 8}};
+  for (std::size_t budget : {1024u, 4096u, 32768u, 100000u}) {
+    PlannerOptions opt;
+    opt.block_bytes = budget;
+    const Extents b = blocks_of<2>({1000, 1000}, bytes, {2, 2}, 0, opt);
+    EXPECT_LE(region_of<2>(b, bytes), budget) << budget;
+    // Not over-shrunk: undoing the last step (a halving, or a decrement, which doubling
+    // covers) of some axis breaks the budget again.
+    Extents twice0 = b, twice1 = b;
+    twice0[0] *= 2;
+    twice1[1] *= 2;
+    EXPECT_TRUE(region_of<2>(twice0, bytes) > budget || region_of<2>(twice1, bytes) > budget)
+        << budget;
+  }
+}
+
+TEST(ComputeBlocks, FullyShrunkWhenNothingFits) {
+  // A budget below one line per operand: the loop stops when every block is 1.
+  PlannerOptions opt;
+  opt.block_bytes = 64;
+  EXPECT_EQ(blocks_of<2>({50, 60}, {{8, 400}, {480, 8}}, {2, 2}, 0, opt), (Extents{1, 1}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// make_plan: worked examples with default options
+// ---------------------------------------------------------------------------------------------
+
+TEST(MakePlan, TransposeCopy1000) {
+  const auto p = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}});
+  EXPECT_EQ(p.rank, 2);
+  EXPECT_EQ(dims_of(p), (Extents{1000, 1000}));
+  EXPECT_EQ(blocks_of_plan(p), (Extents{43, 42}));
+  EXPECT_EQ(p.tiles[0], 24u);
+  EXPECT_EQ(p.tiles[1], 24u);
+  EXPECT_EQ(p.tile_count, 576u);
+  EXPECT_EQ(p.strategy, Strategy::Transpose);
+  EXPECT_EQ(p.transpose_axis, 1);
+  expect_plan_invariants(p, {1000, 1000});
+  std::vector<Extents> tiles;
+  expect_visits_match<2>(p, {1000, 1000}, {{1, 1000}, {1000, 1}}, &tiles);
+  ASSERT_EQ(tiles.size(), 576u);
+  for (const Extents& t : tiles) expect_tile_fits(p, {8, 8}, PlannerOptions{}, t);
+}
+
+TEST(MakePlan, Symmetrize4000) {
+  const auto p = plan_of<3>({4000, 4000}, {{1, 4000}, {1, 4000}, {4000, 1}});
+  EXPECT_EQ(dims_of(p), (Extents{4000, 4000}));
+  EXPECT_EQ(blocks_of_plan(p), (Extents{40, 32}));
+  EXPECT_EQ(p.tile_count, 100u * 125u);
+  EXPECT_EQ(p.strategy, Strategy::Transpose);
+  expect_plan_invariants(p, {4000, 4000});
+  expect_tile_fits(p, {8, 8, 8}, PlannerOptions{}, blocks_of_plan(p));
+}
+
+TEST(MakePlan, Reversal32To4) {
+  const Extents e = {32, 32, 32, 32};
+  const StrideSet s = {{1, 32, 1024, 32768}, {32768, 1024, 32, 1}};
+  const auto p = plan_of<2>(e, s);
+  EXPECT_EQ(p.rank, 4);
+  EXPECT_EQ(dims_of(p), e);
+  EXPECT_EQ(std::vector<short>(p.first_axis, p.first_axis + 4), (std::vector<short>{0, 3, 1, 2}));
+  EXPECT_EQ(plan_strides(p, 0), (Strides{1, 32768, 32, 1024}));
+  EXPECT_EQ(plan_strides(p, 1), (Strides{32768, 1, 1024, 32}));
+  EXPECT_EQ(blocks_of_plan(p), (Extents{32, 32, 2, 1}));
+  EXPECT_EQ(p.tile_count, 16u * 32u);
+  EXPECT_EQ(p.strategy, Strategy::Transpose);
+  expect_plan_invariants(p, e);
+  std::vector<Extents> tiles;
+  expect_visits_match<2>(p, e, s, &tiles);
+  for (const Extents& t : tiles) expect_tile_fits(p, {8, 8}, PlannerOptions{}, t);
+}
+
+TEST(MakePlan, ContiguousIsCappedByMaxTileElements) {
+  // One streaming axis fits no L1 budget, so only the parallel-grain cap limits the tile: the
+  // dense fast path and the general path both halve 1e6 down to 62500.
+  const auto p = plan_of<1>({1000000}, {{1}});
+  EXPECT_EQ(p.strategy, Strategy::Flat);
+  ASSERT_EQ(p.rank, 1);
+  EXPECT_EQ(p.blocks[0], 62500u);
+  EXPECT_EQ(p.tile_count, (1000000 + p.blocks[0] - 1) / p.blocks[0]);
+  // Same for a row-major 1000x1000 pair: fused to one axis first.
+  const auto q = plan_of<2>({1000, 1000}, {{1000, 1}, {1000, 1}});
+  EXPECT_EQ(q.rank, 1);
+  EXPECT_EQ(dims_of(q), (Extents{1000000}));
+  EXPECT_EQ(q.blocks[0], p.blocks[0]);
+  PlannerOptions opt;
+  opt.max_tile_elements = 1000;
+  const auto r = plan_of<1>({1000000}, {{1}}, 8, opt);
+  ASSERT_EQ(r.rank, 1);
+  EXPECT_LE(r.blocks[0], 1000u);
+  EXPECT_GT(r.blocks[0], 500u);
+  // A gapped (not dense) 1-d operand takes the general path: halved exactly, 1e6 -> 62500.
+  const auto g = plan_of<1>({1000000}, {{2}});
+  EXPECT_EQ(g.strategy, Strategy::Tiled);
+  EXPECT_EQ(blocks_of_plan(g), (Extents{62500}));
+  EXPECT_EQ(g.tile_count, 16u);
+  opt.max_tile_elements = 1000;
+  EXPECT_EQ(blocks_of_plan(plan_of<1>({1000000}, {{2}}, 8, opt)), (Extents{977}));
+}
+
+TEST(MakePlan, DenseFastPathFusesLikeTheGeneralPath) {
+  // Operands sharing one dense row- or column-major layout may skip the planner; the result must
+  // be the general path's fusion. The general path is forced with a block override equal to the
+  // fast path's blocks (an override disables the fast path), then every field is compared.
+  std::mt19937 rng(1234);
+  std::uniform_int_distribution<int> rank_dist(1, 9), coin(0, 1);
+  for (int rep = 0; rep < 200; ++rep) {
+    const auto rank = static_cast<std::size_t>(rank_dist(rng));
+    Extents e;
+    do {
+      e = random_extents_for_fast_path(rng, rank);
+    } while (product(e) < 2);
+    Strides s = coin(rng) ? row_major_strides(e) : col_major_strides(e);
+    // Strides of extent-1 axes are arbitrary and may differ between operands.
+    Strides t = s;
+    for (std::size_t i = 0; i < rank; ++i)
+      if (e[i] == 1) t[i] = static_cast<std::ptrdiff_t>(rng() % 50) - 25;
+    const StrideSet set = {s, t, s};
+    const auto fast = plan_of<3>(e, set);
+    PlannerOptions opt;
+    std::size_t over[MAX_PLAN_RANK] = {};
+    std::copy(fast.blocks, fast.blocks + fast.rank, over);
+    opt.block_override = over;
+    const auto general = plan_of<3>(e, set, 8, opt);
+    SCOPED_TRACE(testing::Message() << "rep " << rep << "\n" << explain(fast));
+    ASSERT_EQ(fast.rank, general.rank);
+    EXPECT_EQ(dims_of(fast), dims_of(general));
+    EXPECT_EQ(blocks_of_plan(fast), blocks_of_plan(general));
+    EXPECT_EQ(fast.tile_count, general.tile_count);
+    EXPECT_EQ(fast.strategy, general.strategy);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(plan_strides(fast, k), plan_strides(general, k));
+    for (int i = 0; i < fast.rank; ++i) {
+      EXPECT_EQ(fast.first_axis[i], general.first_axis[i]);
+      EXPECT_EQ(fast.fused_axes[i], general.fused_axes[i]);
+    }
+    EXPECT_LE(fast.blocks[0], PlannerOptions{}.max_tile_elements);
+    expect_visits_match<3>(fast, e, set);
+  }
+}
+
+TEST(MakePlan, CapHalvesOuterAxesFirst) {
+  // Unit-stride axis 0 (kept whole by blocking: 2^12) times a gapped axis 1 (2^8): the cap of
+  // 2^16 elements halves axis 1 first, down to 16.
+  const auto p = plan_of<1>({4096, 256}, {{1, 5000}});
+  ASSERT_EQ(p.rank, 2);
+  EXPECT_EQ(blocks_of_plan(p), (Extents{4096, 16}));
+  EXPECT_LE(p.blocks[0] * p.blocks[1], 65536u);
+}
+
+TEST(MakePlan, BlockOverrideIsHonoured) {
+  const std::size_t over[MAX_PLAN_RANK] = {7, 3};
+  PlannerOptions opt;
+  opt.block_override = over;
+  const auto p = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, opt);
+  EXPECT_EQ(blocks_of_plan(p), (Extents{7, 3}));
+  EXPECT_EQ(p.tiles[0], 143u);
+  EXPECT_EQ(p.tiles[1], 334u);
+  EXPECT_EQ(p.tile_count, 143u * 334u);
+  // Clamped to [1, dims]: 0 -> 1, beyond the extent -> the extent. No max-tile cap applies.
+  const std::size_t wild[MAX_PLAN_RANK] = {0, 5000};
+  opt.block_override = wild;
+  const auto q = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, opt);
+  EXPECT_EQ(blocks_of_plan(q), (Extents{1, 1000}));
+  EXPECT_EQ(q.tile_count, 1000u);
+  // Overrides index fused axes: a contiguous 8x125 fuses to one axis of 1000.
+  const std::size_t one[MAX_PLAN_RANK] = {100};
+  opt.block_override = one;
+  const auto r = plan_of<1>({8, 125}, {{125, 1}}, 8, opt);
+  EXPECT_EQ(dims_of(r), (Extents{1000}));
+  EXPECT_EQ(blocks_of_plan(r), (Extents{100}));
+  EXPECT_EQ(r.tile_count, 10u);
+  expect_visits_match<1>(r, {8, 125}, {{125, 1}});
+}
+
+// ---------------------------------------------------------------------------------------------
+// make_plan: fusion, dropping, strategies, degenerate shapes
+// ---------------------------------------------------------------------------------------------
+
+TEST(MakePlan, FusesColumnMajorPair) {
+  // Item 23: dims [2,3], strides [1,2] -> one fused axis of 6 with stride 1.
+  const auto p = plan_of<1>({2, 3}, {{1, 2}});
+  EXPECT_EQ(p.rank, 1);
+  EXPECT_EQ(dims_of(p), (Extents{6}));
+  EXPECT_EQ(plan_strides(p, 0), (Strides{1}));
+  EXPECT_EQ(p.first_axis[0], 0);
+  EXPECT_EQ(p.fused_axes[0], 2);
+  EXPECT_EQ(p.strategy, Strategy::Flat);
+  EXPECT_EQ(p.tile_count, 1u);
+}
+
+TEST(MakePlan, FuseReferenceCases) {
+  // Item 15/16: [3,4] with both operands [1,3] -> [12].
+  const auto a = plan_of<2>({3, 4}, {{1, 3}, {1, 3}});
+  EXPECT_EQ(dims_of(a), (Extents{12}));
+  EXPECT_EQ(plan_strides(a, 1), (Strides{1}));
+  // [1,10]: not contiguous -> [3,4] unfused.
+  const auto b = plan_of<1>({3, 4}, {{1, 10}});
+  EXPECT_EQ(dims_of(b), (Extents{3, 4}));
+  EXPECT_EQ(plan_strides(b, 0), (Strides{1, 10}));
+  EXPECT_EQ(b.strategy, Strategy::Tiled);
+  // [2,3,4], strides [1,2,100] -> [6,4] with strides [1,100].
+  const auto c = plan_of<1>({2, 3, 4}, {{1, 2, 100}});
+  EXPECT_EQ(dims_of(c), (Extents{6, 4}));
+  EXPECT_EQ(plan_strides(c, 0), (Strides{1, 100}));
+  EXPECT_EQ(std::vector<short>(c.fused_axes, c.fused_axes + 2), (std::vector<short>{2, 1}));
+  EXPECT_EQ(std::vector<short>(c.first_axis, c.first_axis + 2), (std::vector<short>{0, 2}));
+  // One operand contiguous, the other not: fusion needs every operand.
+  const auto d = plan_of<2>({3, 4}, {{1, 3}, {1, 10}});
+  EXPECT_EQ(dims_of(d), (Extents{3, 4}));
+  EXPECT_EQ(plan_strides(d, 1), (Strides{1, 10}));
+}
+
+TEST(MakePlan, RowMajorContiguousFusesToOneFlatAxis) {
+  for (std::size_t rank = 1; rank <= 8; ++rank) {
+    Extents e(rank);
+    for (std::size_t i = 0; i < rank; ++i) e[i] = 2 + i % 3;
+    const Strides row = row_major_strides(e);
+    const auto p = plan_of<2>(e, {row, row});
+    SCOPED_TRACE(rank);
+    EXPECT_EQ(p.rank, 1);
+    EXPECT_EQ(dims_of(p), (Extents{product(e)}));
+    EXPECT_EQ(plan_strides(p, 0), (Strides{1}));
+    EXPECT_EQ(plan_strides(p, 1), (Strides{1}));
+    EXPECT_EQ(p.first_axis[0], static_cast<short>(rank - 1));  // innermost: the last axis
+    EXPECT_EQ(p.fused_axes[0], static_cast<short>(rank));
+    EXPECT_EQ(p.strategy, Strategy::Flat);
+    // The same for three operands with different element sizes, and column-major.
+    const Strides col = col_major_strides(e);
+    const auto q = plan_of<3>(e, {col, col, col}, Extents{8, 4, 16});
+    EXPECT_EQ(q.rank, 1);
+    EXPECT_EQ(q.first_axis[0], 0);
+    EXPECT_EQ(q.strategy, Strategy::Flat);
+  }
+}
+
+TEST(MakePlan, PermutedViewsFuseWhatIsContiguousForAll) {
+  // Extents [a,b,c,d] = [3,4,5,6]: operand 0 row-major; operand 1 keeps (c,d) contiguous and
+  // innermost but swaps the order of a and b. (c,d) fuses; b and a stay separate.
+  const Extents e = {3, 4, 5, 6};
+  const StrideSet s = {{120, 30, 6, 1}, {30, 90, 6, 1}};
+  const auto p = plan_of<2>(e, s);
+  ASSERT_EQ(p.rank, 3);
+  EXPECT_EQ(dims_of(p), (Extents{30, 4, 3}));
+  EXPECT_EQ(std::vector<short>(p.first_axis, p.first_axis + 3), (std::vector<short>{3, 1, 0}));
+  EXPECT_EQ(std::vector<short>(p.fused_axes, p.fused_axes + 3), (std::vector<short>{2, 1, 1}));
+  EXPECT_EQ(plan_strides(p, 0), (Strides{1, 30, 120}));
+  EXPECT_EQ(plan_strides(p, 1), (Strides{1, 90, 30}));
+  EXPECT_EQ(p.strategy, Strategy::Tiled);
+  expect_visits_match<2>(p, e, s);
+  // A numpy-style transpose of both operands (same permutation) still fuses completely.
+  const auto q = plan_of<2>({6, 5, 4}, {{1, 6, 30}, {1, 6, 30}});
+  EXPECT_EQ(dims_of(q), (Extents{120}));
+  const auto r = plan_of<2>({4, 6, 5}, {{30, 1, 6}, {30, 1, 6}});
+  EXPECT_EQ(dims_of(r), (Extents{120}));
+  EXPECT_EQ(r.first_axis[0], 1);
+  EXPECT_EQ(r.strategy, Strategy::Flat);
+}
+
+TEST(MakePlan, NegativeStridesFuseAndAreKept) {
+  // A fully reversed contiguous 3x4: fuses to one axis of stride -1, not Flat (unit means +1).
+  const auto p = plan_of<1>({3, 4}, {{-1, -3}});
+  EXPECT_EQ(dims_of(p), (Extents{12}));
+  EXPECT_EQ(plan_strides(p, 0), (Strides{-1}));
+  EXPECT_EQ(p.strategy, Strategy::Tiled);
+  expect_visits_match<1>(p, {3, 4}, {{-1, -3}});
+  // Reversed 1-d and reversed row-major: never the dense (flat) path.
+  const auto r1 = plan_of<2>({5}, {{-1}, {-1}});
+  EXPECT_EQ(plan_strides(r1, 0), (Strides{-1}));
+  EXPECT_EQ(r1.strategy, Strategy::Tiled);
+  expect_visits_match<2>(r1, {5}, {{-1}, {-1}});
+  const auto r2 = plan_of<1>({3, 4}, {{-4, -1}});
+  EXPECT_EQ(plan_strides(r2, 0), (Strides{-1}));
+  EXPECT_EQ(r2.strategy, Strategy::Tiled);
+  expect_visits_match<1>(r2, {3, 4}, {{-4, -1}});
+  // Mixed signs do not fuse.
+  const auto q = plan_of<1>({3, 4}, {{1, -3}});
+  EXPECT_EQ(dims_of(q), (Extents{3, 4}));
+  expect_visits_match<1>(q, {3, 4}, {{1, -3}});
+}
+
+TEST(MakePlan, BroadcastAxes) {
+  // Two stride-0 axes of an input fuse with each other (0 == d * 0) when the output fuses too.
+  const auto p = plan_of<2>({3, 4}, {{1, 3}, {0, 0}});
+  EXPECT_EQ(dims_of(p), (Extents{12}));
+  EXPECT_EQ(plan_strides(p, 1), (Strides{0}));
+  EXPECT_EQ(p.strategy, Strategy::Tiled);  // a broadcast input is not unit stride
+  expect_visits_match<2>(p, {3, 4}, {{1, 3}, {0, 0}});
+  // A stride-0 axis next to a non-zero one does not fuse.
+  const auto q = plan_of<2>({3, 4}, {{1, 3}, {0, 1}});
+  EXPECT_EQ(dims_of(q), (Extents{3, 4}));
+  expect_visits_match<2>(q, {3, 4}, {{1, 3}, {0, 1}});
+}
+
+TEST(MakePlan, ExtentOneAxisIsDroppedBeforeOrdering) {
+  // Item 18's dims [4,1,5], strides [1,4,4]: the extent-1 axis (whatever its stride) is gone,
+  // and the remaining axes 0 and 2 fuse.
+  const auto p = plan_of<1>({4, 1, 5}, {{1, 4, 4}});
+  EXPECT_EQ(p.rank, 1);
+  EXPECT_EQ(dims_of(p), (Extents{20}));
+  EXPECT_EQ(p.first_axis[0], 0);
+  EXPECT_EQ(p.fused_axes[0], 2);
+  // Extent-1 axes with odd strides (0, huge, negative) anywhere do not block fusion.
+  const auto q = plan_of<2>({1, 3, 1, 4, 1}, {{0, 1, PTRDIFF_MAX, 3, -7}, {12345, 1, 0, 3, -1}});
+  EXPECT_EQ(dims_of(q), (Extents{12}));
+  EXPECT_EQ(q.first_axis[0], 1);
+  EXPECT_EQ(q.strategy, Strategy::Flat);
+  // All extents 1: one element, one tile (rank 0, or one axis of extent 1 from the dense fast
+  // path), whatever the strides.
+  const auto r = plan_of<1>({1, 1, 1}, {{5, 0, -3}});
+  EXPECT_LE(r.rank, 1);
+  EXPECT_EQ(r.count, 1u);
+  EXPECT_EQ(r.tile_count, 1u);
+  EXPECT_EQ(r.strategy, Strategy::Flat);
+  expect_plan_invariants(r, {1, 1, 1});
+  EXPECT_EQ(walk_plan(r), (std::vector<Tuple<1>>{{0}}));
+  // Non-dense strides on extent-1 axes: the same.
+  const auto r2 = plan_of<2>({1, 1}, {{7, 7}, {-2, 9}});
+  EXPECT_EQ(r2.tile_count, 1u);
+  expect_plan_invariants(r2, {1, 1});
+  EXPECT_EQ(walk_plan(r2), (std::vector<Tuple<2>>{{0, 0}}));
+}
+
+TEST(MakePlan, LogicalRankBeyondPlanRankWhenMostExtentsAreOne) {
+  // 100 logical axes, 6 of them with extent > 1: the plan only holds the 6 (fused to fewer).
+  Extents e(100, 1);
+  e[3] = 2;
+  e[17] = 3;
+  e[40] = 2;
+  e[64] = 2;
+  e[80] = 3;
+  e[99] = 2;
+  std::mt19937 rng(100);
+  const StrideSet s = {col_major_strides(e), shuffled(col_major_strides(e), rng)};
+  const auto p = plan_of<2>(e, s);
+  expect_plan_invariants(p, e);
+  expect_visits_match<2>(p, e, s);
+}
+
+TEST(MakePlan, ZeroExtentIsEmpty) {
+  for (const Extents& e : {Extents{0}, Extents{3, 0}, Extents{0, 1000000}, Extents{5, 0, 7}}) {
+    const StrideSet s = {Strides(e.size(), 3), Strides(e.size(), -1)};
+    const auto p = plan_of<2>(e, s);
+    EXPECT_EQ(p.strategy, Strategy::Empty);
+    EXPECT_EQ(p.count, 0u);
+    EXPECT_EQ(p.tile_count, 0u);
+    EXPECT_TRUE(walk_plan(p).empty());
+  }
+}
+
+TEST(MakePlan, RankZeroIsOneElementOneTile) {
+  const std::ptrdiff_t* strides[2] = {nullptr, nullptr};
+  const std::size_t sizes[2] = {8, 8};
+  const std::size_t rank = 0;
+  const auto p = make_plan<2>(rank, nullptr, strides, sizes);
+  EXPECT_LE(p.rank, 1);  // rank 0, or one axis of extent 1 (dense fast path)
+  expect_plan_invariants(p, {});
+  // An override skips the dense fast path: the general path drops every axis, rank 0.
+  const std::size_t over[MAX_PLAN_RANK] = {4};
+  PlannerOptions opt;
+  opt.block_override = over;
+  const auto q = plan_of<2>({1, 1}, {{3, 5}, {0, -1}}, 8, opt);
+  EXPECT_EQ(q.rank, 0);
+  EXPECT_EQ(q.count, 1u);
+  EXPECT_EQ(q.tile_count, 1u);
+  EXPECT_EQ(q.strategy, Strategy::Flat);
+  EXPECT_EQ(walk_plan(q), (std::vector<Tuple<2>>{{0, 0}}));
+  EXPECT_EQ(p.count, 1u);
+  EXPECT_EQ(p.tile_count, 1u);
+  EXPECT_EQ(p.strategy, Strategy::Flat);
+  EXPECT_EQ(walk_plan(p), (std::vector<Tuple<2>>{{0, 0}}));
+}
+
+TEST(MakePlan, StrategySelection) {
+  // Rank-1 non-unit stride: tiled.
+  EXPECT_EQ(plan_of<1>({10}, {{2}}).strategy, Strategy::Tiled);
+  EXPECT_EQ(plan_of<2>({10}, {{1}, {3}}).strategy, Strategy::Tiled);
+  EXPECT_EQ(plan_of<2>({10}, {{1}, {1}}).strategy, Strategy::Flat);
+  // Output unit axis 0, a source with unit stride on axis 1: transpose.
+  const auto t = plan_of<2>({40, 50}, {{1, 40}, {50, 1}});
+  EXPECT_EQ(t.strategy, Strategy::Transpose);
+  EXPECT_EQ(t.transpose_axis, 1);
+  // A source with |stride| 1 but negative on axis 1 still counts.
+  EXPECT_EQ(plan_of<2>({40, 50}, {{1, 40}, {-50, -1}}).strategy, Strategy::Transpose);
+  // Without the output weighting (reductions), no transpose.
+  PlannerOptions opt;
+  opt.weight_first_operand = false;
+  const auto u = plan_of<2>({40, 50}, {{1, 40}, {50, 1}}, 8, opt);
+  EXPECT_EQ(u.strategy, Strategy::Tiled);
+  EXPECT_EQ(u.transpose_axis, -1);
+  // Both operands share a unit axis but rank 2 remains: tiled, not transpose.
+  const auto v = plan_of<2>({40, 50}, {{1, 80}, {1, 100}});
+  EXPECT_EQ(v.strategy, Strategy::Tiled);
+  EXPECT_EQ(v.transpose_axis, -1);
+  // Output not unit stride: tiled.
+  EXPECT_EQ(plan_of<2>({40, 50}, {{2, 80}, {50, 1}}).strategy, Strategy::Tiled);
+}
+
+TEST(MakePlan, Rank40FusionKeepsTheMapping) {
+  // 2^40 elements: plan only (no walk). Operand 0 row-major, operand 1 a random permutation
+  // of those strides. Random plan positions must map to matching offsets of both operands.
+  std::mt19937 rng(4040);
+  const Extents e(40, 2);
+  const Strides row = row_major_strides(e);
+  const StrideSet s = {row, shuffled(row, rng)};
+  const auto p = plan_of<2>(e, s);
+  expect_plan_invariants(p, e);
+  EXPECT_EQ(p.count, std::size_t(1) << 40);
+  EXPECT_EQ(p.first_axis[0], 39);
+  EXPECT_EQ(p.strides[0][0], 1);
+  std::uniform_int_distribution<std::size_t> any;
+  for (int rep = 0; rep < 2000; ++rep) {
+    std::ptrdiff_t o0 = 0, o1 = 0;
+    for (int i = 0; i < p.rank; ++i) {
+      const auto idx = static_cast<std::ptrdiff_t>(any(rng) % p.dims[i]);
+      o0 += idx * p.strides[0][i];
+      o1 += idx * p.strides[1][i];
+    }
+    // Operand 0 is row-major over extents 2: its offset's bits are the multi-index.
+    ASSERT_GE(o0, 0);
+    std::ptrdiff_t want1 = 0;
+    for (std::size_t a = 0; a < 40; ++a)
+      if ((o0 >> (39 - a)) & 1) want1 += s[1][a];
+    ASSERT_EQ(o1, want1) << "rep " << rep;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// make_plan: randomized exhaustive visit check, ranks 0..30
+// ---------------------------------------------------------------------------------------------
+
+Extents random_extents(std::mt19937& rng, std::size_t rank, std::size_t max_count) {
+  Extents e(rank, 1);
+  if (rank == 0) return e;
+  std::uniform_int_distribution<std::size_t> axis(0, rank - 1), size(2, 5);
+  std::size_t count = 1;
+  for (std::size_t t = 0; t < 2 * rank + 4; ++t) {
+    const std::size_t a = axis(rng), v = size(rng);
+    if (e[a] == 1 && count * v <= max_count) {
+      e[a] = v;
+      count *= v;
+    }
+  }
+  return e;
+}
+
+/// An injective layout: axes dense in a random order, optional gaps (padding between axes and
+/// a leading stride above 1), random negative strides.
+Strides dense_strides(std::mt19937& rng, const Extents& e, bool gaps, bool negate) {
+  std::vector<std::size_t> order(e.size());
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::shuffle(order.begin(), order.end(), rng);
+  std::uniform_int_distribution<int> pad(0, 3), coin(0, 9);
+  Strides s(e.size());
+  std::ptrdiff_t stride = gaps ? 1 + pad(rng) % 2 : 1;
+  for (std::size_t a : order) {
+    s[a] = stride;
+    stride = stride * static_cast<std::ptrdiff_t>(e[a]) + (gaps ? pad(rng) : 0);
+  }
+  if (negate)
+    for (auto& v : s)
+      if (coin(rng) < 3) v = -v;
+  return s;
+}
+
+Strides input_strides(std::mt19937& rng, const Extents& e, const Strides& out) {
+  std::uniform_int_distribution<int> kind(0, 6), coin(0, 9), any(-6, 6);
+  switch (kind(rng)) {
+    case 0:
+      return out;
+    case 1:
+      return row_major_strides(e);
+    case 2:
+      return col_major_strides(e);
+    case 3: {  // broadcast some axes
+      Strides s = dense_strides(rng, e, false, false);
+      for (auto& v : s)
+        if (coin(rng) < 4) v = 0;
+      return s;
+    }
+    case 4: {  // arbitrary, possibly non-injective
+      Strides s(e.size());
+      for (auto& v : s) v = any(rng);
+      return s;
+    }
+    default:
+      return dense_strides(rng, e, coin(rng) < 5, coin(rng) < 5);
+  }
+}
+
+template <int N>
+void check_random_plans(std::mt19937& rng, std::size_t rank, int reps) {
+  std::uniform_int_distribution<int> coin(0, 9), variant(0, 2), line_count(1, 8), grain(2, 64),
+      block(0, 6);
+  std::uniform_int_distribution<std::size_t> esize(0, 4);
+  for (int rep = 0; rep < reps; ++rep) {
+    const Extents e = random_extents(rng, rank, 2048);
+    StrideSet s;
+    s.push_back(rank == 0 ? Strides{} : dense_strides(rng, e, coin(rng) < 5, coin(rng) < 5));
+    for (int k = 1; k < N; ++k) s.push_back(input_strides(rng, e, s[0]));
+    Extents sizes(N);
+    for (auto& v : sizes) v = std::size_t(1) << esize(rng);  // 1..16 bytes
+    PlannerOptions opt;
+    std::size_t over[MAX_PLAN_RANK];
+    const int v = variant(rng);
+    if (v == 1) {  // tiny budgets so small problems are really tiled
+      opt.block_bytes = 64 * static_cast<std::size_t>(line_count(rng));
+      opt.max_tile_elements = static_cast<std::size_t>(grain(rng));
+    } else if (v == 2) {
+      for (auto& b : over) b = static_cast<std::size_t>(block(rng));
+      opt.block_override = over;
+    }
+    SCOPED_TRACE(testing::Message()
+                 << "operands " << N << ", rank " << rank << ", rep " << rep << ", variant " << v);
+    const Plan<N> p = plan_of<N>(e, s, sizes, opt);
+    expect_plan_invariants(p, e);
+    std::vector<Extents> tiles;
+    expect_visits_match<N>(p, e, s, &tiles);
+    if (v == 2) {
+      for (int i = 0; i < p.rank; ++i)
+        EXPECT_EQ(p.blocks[i], std::max<std::size_t>(1, std::min(over[i], p.dims[i])));
+    } else {
+      std::size_t tile = 1;
+      for (int i = 0; i < p.rank; ++i) tile *= p.blocks[i];
+      EXPECT_LE(tile, opt.max_tile_elements);
+      for (const Extents& t : tiles) expect_tile_fits(p, sizes, opt, t);
+    }
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+TEST(MakePlan, EveryElementVisitedExactlyOnceRanks0To30) {
+  std::mt19937 rng(20240607);
+  for (std::size_t rank = 0; rank <= 30; ++rank) {
+    check_random_plans<1>(rng, rank, 12);
+    check_random_plans<2>(rng, rank, 12);
+    check_random_plans<3>(rng, rank, 12);
+    if (HasFailure()) return;
+  }
+}
+
+TEST(MakePlan, TileWorkingSetWithDefaultOptions) {
+  // Transposed and permuted operands large enough to need L1 blocking under the defaults.
+  std::mt19937 rng(32768);
+  for (int rep = 0; rep < 12; ++rep) {
+    Extents e = {static_cast<std::size_t>(40 + rep * 13), static_cast<std::size_t>(150 - rep * 5),
+                 static_cast<std::size_t>(3 + rep % 4)};
+    const StrideSet s = {col_major_strides(e), dense_strides(rng, e, rep % 2 == 0, rep % 3 == 0)};
+    const Extents sizes = {8, rep % 2 == 0 ? std::size_t(8) : std::size_t(4)};
+    const auto p = plan_of<2>(e, s, sizes);
+    SCOPED_TRACE(explain(p));
+    expect_plan_invariants(p, e);
+    std::vector<Extents> tiles;
+    expect_visits_match<2>(p, e, s, &tiles);
+    for (const Extents& t : tiles) expect_tile_fits(p, sizes, PlannerOptions{}, t);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// combine_pairwise
+// ---------------------------------------------------------------------------------------------
+
+TEST(CombinePairwise, FixedTreeShapeForCounts1To7) {
+  const std::vector<std::string> leaves = {"0", "1", "2", "3", "4", "5", "6"};
+  auto cat = [](const std::string& a, const std::string& b) { return "(" + a + "+" + b + ")"; };
+  const std::vector<std::string> want = {
+      "0",
+      "(0+1)",
+      "(0+(1+2))",
+      "((0+1)+(2+3))",
+      "((0+1)+(2+(3+4)))",
+      "((0+(1+2))+(3+(4+5)))",
+      "((0+(1+2))+((3+4)+(5+6)))",
+  };
+  for (std::size_t n = 1; n <= 7; ++n)
+    EXPECT_EQ(combine_pairwise(leaves.data(), 0, n, cat), want[n - 1]) << n;
+}
+
+TEST(CombinePairwise, ShapeDependsOnlyOnCount) {
+  const std::vector<std::string> leaves = {"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+  auto cat = [](const std::string& a, const std::string& b) { return "(" + a + b + ")"; };
+  EXPECT_EQ(combine_pairwise(leaves.data(), 4, 7, cat), "(e(fg))");
+  EXPECT_EQ(combine_pairwise(leaves.data(), 1, 6, cat), "((bc)(d(ef)))");
+  EXPECT_EQ(combine_pairwise(leaves.data(), 0, 9, cat), "(((ab)(cd))((ef)(g(hi))))");
+  // Numeric: a non-associative fold (subtraction) exposes the tree as well.
+  const double v[] = {1, 2, 4, 8, 16};
+  auto sub = [](double a, double b) { return a - b; };
+  EXPECT_EQ(combine_pairwise(v, 0, 5, sub), (1.0 - 2.0) - (4.0 - (8.0 - 16.0)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// explain
+// ---------------------------------------------------------------------------------------------
+
+TEST(Explain, NamesStrategyAndFusedDims) {
+  const std::string flat = explain(plan_of<1>({2, 3}, {{1, 2}}));
+  EXPECT_NE(flat.find("strategy flat"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("6 elements"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("fused dims (innermost first) [6]"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("from axes [0+1]"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("operand 0 strides [1]"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("blocks [6], 1 tile"), std::string::npos) << flat;
+
+  const std::string tr = explain(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}));
+  EXPECT_NE(tr.find("strategy transpose"), std::string::npos) << tr;
+  EXPECT_NE(tr.find("[1000, 1000]"), std::string::npos) << tr;
+  EXPECT_NE(tr.find("operand 1 strides [1000, 1]"), std::string::npos) << tr;
+  EXPECT_NE(tr.find("blocks [43, 42], 576 tiles"), std::string::npos) << tr;
+
+  const std::string tiled = explain(plan_of<2>({3, 4, 5, 6}, {{120, 30, 6, 1}, {30, 90, 6, 1}}));
+  EXPECT_NE(tiled.find("strategy tiled"), std::string::npos) << tiled;
+  EXPECT_NE(tiled.find("fused dims (innermost first) [30, 4, 3]"), std::string::npos) << tiled;
+  EXPECT_NE(tiled.find("from axes [3+1, 1, 0]"), std::string::npos) << tiled;
+
+  const std::string empty = explain(plan_of<1>({4, 0}, {{1, 4}}));
+  EXPECT_NE(empty.find("strategy empty"), std::string::npos) << empty;
+  EXPECT_EQ(empty.find("fused dims"), std::string::npos) << empty;
 }
 
 }  // namespace

@@ -69,7 +69,8 @@ inline bool is_injective(const LayoutRef& layout) {
   }
   if (interleaved == 0) return true;
   std::size_t count = 1;
-  for (std::size_t k = 0; k < interleaved; ++k) count *= axes[k].extent;
+  for (std::size_t k = 0; k < interleaved; ++k)
+    if (!checked_mul(count, axes[k].extent, count)) return false;
   if (count > EXACT_CHECK_BUDGET) return false;
   std::vector<std::ptrdiff_t> offsets;
   offsets.reserve(count);
@@ -121,8 +122,7 @@ inline bool shares_memory(const MemoryRef& a, const MemoryRef& b) {
       if (l->extents[k] > 1) g = std::gcd(g, l->strides[k] < 0 ? -l->strides[k] : l->strides[k]);
   if (g > 1 && shift % g != 0) return false;
   std::size_t na = 0, nb = 0;
-  element_count(a.layout, na);
-  element_count(b.layout, nb);
+  if (!element_count(a.layout, na) || !element_count(b.layout, nb)) return true;
   if (na > EXACT_CHECK_BUDGET || nb > EXACT_CHECK_BUDGET) return true;
   const AxisList axes_a = significant_axes(a.layout), axes_b = significant_axes(b.layout);
   std::vector<std::ptrdiff_t> offsets;

@@ -165,6 +165,21 @@ bool same_dense_layout(std::size_t rank, const std::size_t* extents,
   return is_dense(rank, extents, strides[0]);
 }
 
+/// Halves tile extents, outer axes first, until a tile holds at most max_tile_elements: large
+/// problems then have enough tiles to share between threads.
+template <int N>
+void cap_tile(Plan<N>& p, const PlannerOptions& opt) {
+  std::size_t tile = 1;
+  for (int i = 0; i < p.rank; ++i) tile *= p.blocks[i];
+  for (int i = p.rank - 1; i >= 0 && tile > opt.max_tile_elements; --i) {
+    while (p.blocks[i] > 1 && tile > opt.max_tile_elements) {
+      tile /= p.blocks[i];
+      p.blocks[i] = (p.blocks[i] + 1) / 2;
+      tile *= p.blocks[i];
+    }
+  }
+}
+
 /// Splits `p.dims[0..rank)` into tiles of `p.blocks` and counts them.
 template <int N>
 void count_tiles(Plan<N>& p) {
@@ -191,10 +206,11 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
   }
   // Same dense layout everywhere (the common case, and every small call): skip the planner; this
   // is exactly the plan the steps below produce for it.
-  if (!opt.block_override && same_dense_layout<N>(rank, extents, strides)) {
+  if (!opt.block_override && p.count > 1 && same_dense_layout<N>(rank, extents, strides)) {
     p.rank = 1;
     p.dims[0] = p.count;
-    p.blocks[0] = std::min(p.count, opt.max_tile_elements);
+    p.blocks[0] = p.count;
+    cap_tile(p, opt);
     p.first_axis[0] = 0;
     p.fused_axes[0] = 0;
     for (std::size_t i = 0; i < rank; ++i) p.fused_axes[0] += extents[i] > 1 ? 1 : 0;
@@ -238,14 +254,14 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
     ++fused;
   }
   p.rank = fused;
-  // 4. Block for L1, then cap the tile size (outer axes first) so large problems have enough
-  // tiles to share between threads.
+  // 4. Block for L1, then cap the tile size.
   if (opt.block_override) {
     for (int i = 0; i < p.rank; ++i)
       p.blocks[i] = std::max<std::size_t>(1, std::min(opt.block_override[i], p.dims[i]));
   } else {
     std::ptrdiff_t bytes[N][MAX_PLAN_RANK];
-    std::size_t costs[MAX_PLAN_RANK];
+    std::size_t costs[MAX_PLAN_RANK] =
+        {};  // (initialized: GCC 12 sees a false maybe-uninitialized)
     for (int i = 0; i < p.rank; ++i) {
       std::size_t m = ~std::size_t(0);
       for (int k = 0; k < N; ++k) {
@@ -255,15 +271,7 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
       costs[i] = m == 0 ? 1 : 2 * m;
     }
     compute_blocks<N>(0, p.rank, p.dims, bytes, costs, opt, p.blocks);
-    std::size_t tile = 1;
-    for (int i = 0; i < p.rank; ++i) tile *= p.blocks[i];
-    for (int i = p.rank - 1; i >= 0 && tile > opt.max_tile_elements; --i) {
-      while (p.blocks[i] > 1 && tile > opt.max_tile_elements) {
-        tile /= p.blocks[i];
-        p.blocks[i] = (p.blocks[i] + 1) / 2;
-        tile *= p.blocks[i];
-      }
-    }
+    cap_tile(p, opt);
   }
   count_tiles(p);
   // 5. Strategy: flat when everything fused into one unit-stride axis; transpose when the

@@ -24,7 +24,7 @@ class SmallVector {
     resize(n);
     std::fill(begin(), end(), value);
   }
-  template <class It>
+  template <class It, class = std::enable_if_t<!std::is_integral_v<It>>>
   SmallVector(It first, It last) {
     resize(static_cast<std::size_t>(std::distance(first, last)));
     std::size_t k = 0;
