@@ -45,6 +45,15 @@ inline strided::StridedArray<double> make_row_major(const std::vector<std::size_
   return a;
 }
 
+/// Selects the MDRangePolicy tile schedule for a benchmark's lifetime (`strided_mdrange` rows).
+struct PolicyScope {
+  explicit PolicyScope(bool mdrange) {
+    strided::detail::tile_policy() =
+        mdrange ? strided::detail::TilePolicy::MDRange : strided::detail::TilePolicy::Range;
+  }
+  ~PolicyScope() { strided::detail::tile_policy() = strided::detail::TilePolicy::Range; }
+};
+
 /// Records GB/s (logical bytes: each operand read once, each output written once).
 inline void set_bytes(benchmark::State& state, double bytes_per_iteration) {
   state.SetBytesProcessed(static_cast<std::int64_t>(bytes_per_iteration) * state.iterations());

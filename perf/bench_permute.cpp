@@ -42,11 +42,12 @@ bool check_w1(benchmark::State& state, const Right4& b, const Strided4& src) {
 
 template <int Variant>
 void w1(benchmark::State& state, Perm4 p) {
+  const strided_bench::PolicyScope policy(Variant == 4);
   auto& d = W1Data::get();
   const Strided4 src = d.permuted(p);
   const Right4 b = d.b;
   for (auto _ : state) {
-    if constexpr (Variant == 0) {
+    if constexpr (Variant == 0 || Variant == 4) {
       strided::copy_into(strided::view(b), strided::view(src));
     } else if constexpr (Variant == 1) {  // plain loop in the destination's order
       Kokkos::parallel_for(
@@ -76,6 +77,7 @@ void register_w1() {
   for (const auto& [name, p] : perms) {
     const std::string w = "W1." + name;
     benchmark::RegisterBenchmark((w + "/strided").c_str(), w1<0>, p);
+    benchmark::RegisterBenchmark((w + "/strided_mdrange").c_str(), w1<4>, p);
     benchmark::RegisterBenchmark((w + "/plain_loop").c_str(), w1<1>, p);
     benchmark::RegisterBenchmark((w + "/kokkos_deep_copy").c_str(), w1<2>, p);
     benchmark::RegisterBenchmark((w + "/kokkos_mdrange").c_str(), w1<3>, p);
@@ -94,12 +96,13 @@ struct W3Data {
 
 template <int Variant>
 void w3(benchmark::State& state) {
+  const strided_bench::PolicyScope policy(Variant == 4);
   constexpr std::size_t n = W3Data::n;
   const auto& a = strided_bench::shared_data<W3Data>().a;
   const Right2 b = strided_bench::shared_data<W3Data>().b;
   const Left2 at(a.data(), n, n);  // A^T: the same memory read column-major
   for (auto _ : state) {
-    if constexpr (Variant == 0) {
+    if constexpr (Variant == 0 || Variant == 4) {
       strided::copy_into(strided::view(b), a.view().transpose());
     } else if constexpr (Variant == 1) {
       Kokkos::parallel_for(
@@ -181,6 +184,7 @@ void register_high_rank() {
 const bool registered = [] {
   register_w1();
   benchmark::RegisterBenchmark("W3.transpose/strided", w3<0>);
+  benchmark::RegisterBenchmark("W3.transpose/strided_mdrange", w3<4>);
   benchmark::RegisterBenchmark("W3.transpose/plain_loop", w3<1>);
   benchmark::RegisterBenchmark("W3.transpose/kokkos_deep_copy", w3<2>);
   benchmark::RegisterBenchmark("W3.transpose/kokkos_mdrange", w3<3>);

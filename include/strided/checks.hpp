@@ -92,7 +92,7 @@ void check_output(const char* function, const D& dst) {
 template <class D, class S>
 void check_no_overlap(const char* function, const D& dst, const S& src, int index) {
   const MemoryRef d = memory_of(dst), s = memory_of(src);
-  if (shares_memory(d, s) && !same_layout(d, s))
+  if (!same_layout(d, s) && shares_memory(d, s))  // same_layout first: it allocates nothing
     throw_error(ErrorCode::OverlappingInputOutput, function, "input ", index,
                 " overlaps the destination without being the same element-for-element layout");
 }

@@ -11,6 +11,7 @@
 #include "strided/map.hpp"
 #include "strided/plan.hpp"
 #include "strided/reduce.hpp"
+#include "strided/reduce_axes.hpp"
 #include "strided/strided_array.hpp"
 #include "strided/strided_view.hpp"
 #include "strided/version.hpp"

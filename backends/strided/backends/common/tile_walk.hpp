@@ -14,6 +14,7 @@ template <int N>
 struct TileCursor {
   std::size_t coord[MAX_PLAN_RANK];
 
+  TileCursor() = default;
   KOKKOS_INLINE_FUNCTION TileCursor(const Plan<N>& p, std::size_t tile) {
     for (int i = 0; i < p.rank; ++i) {
       coord[i] = p.tiles[i] == 1 ? 0 : tile % p.tiles[i];
@@ -31,11 +32,13 @@ struct TileCursor {
 /// The element offsets of one tile, ready for a body: the body handles the two innermost axes
 /// (n0 x n1 elements, strides s0/s1 per operand) and this walks the rest with an odometer
 /// that adds and subtracts strides (no per-element index arithmetic, any rank).
+/// `base` (optional) shifts every operand's offsets, e.g. to one output of an axis reduction.
 template <int N, class Body>
-KOKKOS_INLINE_FUNCTION void walk_tile(const Plan<N>& p, const TileCursor<N>& tile, Body& body) {
+KOKKOS_INLINE_FUNCTION void walk_tile(const Plan<N>& p, const TileCursor<N>& tile, Body& body,
+                                      const std::ptrdiff_t* base = nullptr) {
   std::ptrdiff_t off[N];
   std::size_t len[MAX_PLAN_RANK];
-  for (int k = 0; k < N; ++k) off[k] = 0;
+  for (int k = 0; k < N; ++k) off[k] = base ? base[k] : 0;
   for (int i = 0; i < p.rank; ++i) {
     const std::size_t start = tile.coord[i] * p.blocks[i];
     len[i] = p.dims[i] - start < p.blocks[i] ? p.dims[i] - start : p.blocks[i];

@@ -1,0 +1,115 @@
+#ifndef STRIDED_BACKENDS_COMMON_AXIS_FOLD_HPP
+#define STRIDED_BACKENDS_COMMON_AXIS_FOLD_HPP
+
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+
+#include "strided/backends/common/reduce_body.hpp"
+#include "strided/backends/common/tile_walk.hpp"
+#include "strided/core/combine.hpp"
+
+namespace strided::detail {
+
+/// An output of an axis reduction folds its reduced sub-tensor exactly as a full reduction of
+/// that sub-tensor would: the same sub-plan tiles, lanes and pairwise combine. Outputs whose
+/// sub-plan has at most this many tiles fold in registers; larger ones go through a buffer.
+inline constexpr std::size_t INLINE_SUB_TILES = 16;
+
+/// Folds the sub-tensor at `base` (per-source offsets); sub.tile_count in [1, INLINE_SUB_TILES].
+template <int S, class Fold>
+KOKKOS_INLINE_FUNCTION auto fold_sub_tensor(const Plan<S>& sub, const Fold& fold,
+                                            const std::ptrdiff_t* base) {
+  using U = decltype(Fold(fold).result());
+  U partials[INLINE_SUB_TILES];
+  for_each_tile(sub, 0, sub.tile_count, [&](std::size_t t, const TileCursor<S>& tile) {
+    Fold local = fold;
+    walk_tile(sub, tile, local, base);
+    partials[t] = local.result();
+  });
+  return combine_pairwise(partials, 0, sub.tile_count, fold.reduce_fn);
+}
+
+/// Body over the outputs (operand 0 = destination, operands 1..S = the sources' kept strides):
+/// each output gets reduce_fn(init, fold of its sub-tensor), or init when that is empty.
+template <class Dst, int S, class Fold, class U>
+struct AxisBody {
+  Dst dst;
+  Plan<S> sub;
+  Fold fold;
+  U init;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
+                                         const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
+    using value_type = typename Dst::value_type;
+    for (std::size_t j = 0; j < n1; ++j)
+      for (std::size_t i = 0; i < n0; ++i) {
+        const std::ptrdiff_t ii = static_cast<std::ptrdiff_t>(i),
+                             jj = static_cast<std::ptrdiff_t>(j);
+        std::ptrdiff_t base[S];
+        for (int k = 0; k < S; ++k) base[k] = off[k + 1] + ii * s0[k + 1] + jj * s1[k + 1];
+        const U v =
+            sub.tile_count == 0 ? init : fold.reduce_fn(init, fold_sub_tensor(sub, fold, base));
+        dst.ptr[off[0] + ii * s0[0] + jj * s1[0]] = Dst::op_type::apply(static_cast<value_type>(v));
+      }
+  }
+};
+
+/// Kept-axis geometry of an axis reduction in the buffered strategy: output o (in dst's axis
+/// order, first axis fastest) at per-operand offsets computed by decomposition.
+template <int N>
+struct OutputIndex {
+  int rank;
+  std::size_t extents[MAX_PLAN_RANK];
+  std::ptrdiff_t strides[N][MAX_PLAN_RANK];  ///< operand 0 = destination
+
+  KOKKOS_INLINE_FUNCTION void offsets(std::size_t o, std::ptrdiff_t* off) const {
+    for (int k = 0; k < N; ++k) off[k] = 0;
+    for (int a = 0; a < rank; ++a) {
+      const std::size_t i = o % extents[a];
+      o /= extents[a];
+      for (int k = 0; k < N; ++k) off[k] += static_cast<std::ptrdiff_t>(i) * strides[k][a];
+    }
+  }
+};
+
+/// Buffered strategy, step 1: partial (output o, sub-tile t) at partials[o * T + t], for work
+/// items q = o * T + t; many outputs or few, every item is one tile of one sub-tensor.
+template <int S, class Fold, class U>
+struct SubTilePartials {
+  OutputIndex<S + 1> outputs;
+  Plan<S> sub;
+  Fold fold;
+  U* partials;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t q) const {
+    const std::size_t o = q / sub.tile_count, t = q % sub.tile_count;
+    std::ptrdiff_t off[S + 1];
+    outputs.offsets(o, off);
+    Fold local = fold;
+    walk_tile(sub, TileCursor<S>(sub, t), local, off + 1);
+    partials[q] = local.result();
+  }
+};
+
+/// Buffered strategy, step 2: each output combines its partials in the fixed pairwise order.
+template <int S, class Dst, class ReduceFn, class U>
+struct CombineOutputs {
+  OutputIndex<S + 1> outputs;
+  std::size_t tiles;
+  const U* partials;
+  Dst dst;
+  ReduceFn reduce_fn;
+  U init;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t o) const {
+    using value_type = typename Dst::value_type;
+    std::ptrdiff_t off[S + 1];
+    outputs.offsets(o, off);
+    const U v = tiles == 0
+                    ? init
+                    : reduce_fn(init, combine_pairwise(partials + o * tiles, 0, tiles, reduce_fn));
+    dst.ptr[off[0]] = Dst::op_type::apply(static_cast<value_type>(v));
+  }
+};
+
+}  // namespace strided::detail
+
+#endif
