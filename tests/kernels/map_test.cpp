@@ -85,6 +85,19 @@ TYPED_TEST(MapTest, LargePermutedCopiesUseEveryThread) {
   }
 }
 
+TYPED_TEST(MapTest, MDRangeTileScheduleGivesTheSameResults) {
+  // The tile grid handed out as a Kokkos MDRangePolicy (ranks 2 to 6 and folded higher ranks).
+  struct Restore {
+    ~Restore() { strided::detail::tile_policy() = strided::detail::TilePolicy::Range; }
+  } restore;
+  strided::detail::tile_policy() = strided::detail::TilePolicy::MDRange;
+  std::mt19937 rng(12);
+  for (const auto& extents : std::vector<std::vector<std::size_t>>{
+           {257, 255}, {40, 41, 42}, {9, 10, 11, 12}, {5, 6, 7, 8, 9}, {3, 4, 5, 6, 7, 8},
+           {2, 3, 4, 5, 6, 7, 8}, {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}})
+    check_copy<double>(TypeParam(), extents, rng);
+}
+
 TYPED_TEST(MapTest, BroadcastSourceWithZeroStrides) {
   std::mt19937 rng(5);
   auto row = random_operand<double>({1, 37, 1}, rng);
