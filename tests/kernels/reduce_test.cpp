@@ -330,4 +330,25 @@ TYPED_TEST(ReduceTest, SameBitsAsSerialOnInexactData) {
   }
 }
 
+TYPED_TEST(ReduceTest, EachOutputHasTheBitsOfItsOwnFullReduction) {
+  // Column sums take a sweep across outputs, row sums fold each row: either way an output's
+  // bits are those of strided::sum over its own sub-tensor.
+  const TypeParam exec;
+  for (std::size_t rows : {5, 16, 17, 700}) {
+    const std::size_t cols = 37;
+    auto a = strided::StridedArray<double>::from_fn_row_major(
+        {rows, cols},
+        [](const strided::MultiIndex& i) { return std::sin(double(i[0] * 37 + i[1])); });
+    auto colsum = strided::StridedArray<double>::row_major({cols});
+    auto rowsum = strided::StridedArray<double>::row_major({rows});
+    strided::sum_axes(exec, colsum.view(), a.view(), {0});
+    strided::sum_axes(exec, rowsum.view(), a.view(), {1});
+    for (std::size_t j = 0; j < cols; ++j)
+      ASSERT_EQ(bits(colsum(j)), bits(strided::sum(exec, a.view().slice(1, j, j + 1))))
+          << rows << " rows, column " << j;
+    for (std::size_t i = 0; i < rows; ++i)
+      ASSERT_EQ(bits(rowsum(i)), bits(strided::sum(exec, a.view().slice(0, i, i + 1)))) << i;
+  }
+}
+
 }  // namespace

@@ -40,17 +40,60 @@ struct AxisBody {
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
                                          const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
-    using value_type = typename Dst::value_type;
-    for (std::size_t j = 0; j < n1; ++j)
-      for (std::size_t i = 0; i < n0; ++i) {
-        const std::ptrdiff_t ii = static_cast<std::ptrdiff_t>(i),
-                             jj = static_cast<std::ptrdiff_t>(j);
+    for (std::size_t j = 0; j < n1; ++j) {
+      const std::ptrdiff_t jj = static_cast<std::ptrdiff_t>(j);
+      std::size_t i = 0;
+      // Neighbouring outputs that are neighbours in the source, each folding one run of one
+      // tile: sweep SWEEP outputs at once along the reduced axis (vectorizes across outputs).
+      if constexpr (S == 1) {
+        if (sub.rank == 1 && sub.tile_count == 1 && s0[1] == 1)
+          for (; i + SWEEP <= n0; i += SWEEP)
+            sweep(off, static_cast<std::ptrdiff_t>(i), jj, s0, s1);
+      }
+      for (; i < n0; ++i) {
+        const std::ptrdiff_t ii = static_cast<std::ptrdiff_t>(i);
         std::ptrdiff_t base[S];
         for (int k = 0; k < S; ++k) base[k] = off[k + 1] + ii * s0[k + 1] + jj * s1[k + 1];
-        const U v =
-            sub.tile_count == 0 ? init : fold.reduce_fn(init, fold_sub_tensor(sub, fold, base));
-        dst.ptr[off[0] + ii * s0[0] + jj * s1[0]] = Dst::op_type::apply(static_cast<value_type>(v));
+        store(off[0] + ii * s0[0] + jj * s1[0],
+              sub.tile_count == 0 ? init : fold.reduce_fn(init, fold_sub_tensor(sub, fold, base)));
       }
+    }
+  }
+
+ private:
+  static constexpr std::size_t SWEEP = 16;
+
+  KOKKOS_FORCEINLINE_FUNCTION void store(std::ptrdiff_t at, const U& v) const {
+    dst.ptr[at] = Dst::op_type::apply(static_cast<typename Dst::value_type>(v));
+  }
+
+  /// Outputs i0 .. i0+SWEEP-1 with exactly the lanes of TileFold on a single run: element r of
+  /// the run goes to lane r % 16, the first 16 elements seed the lanes, then the same tree.
+  KOKKOS_INLINE_FUNCTION void sweep(const std::ptrdiff_t* off, std::ptrdiff_t i0, std::ptrdiff_t jj,
+                                    const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
+    constexpr int L = REDUCE_LANES;
+    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(sub.dims[0]), step = sub.strides[0][0];
+    const std::ptrdiff_t base = off[1] + i0 + jj * s1[1];
+    const auto& src = get<0>(fold.srcs);
+    U lanes[L][SWEEP];
+    const std::ptrdiff_t seed = n < L ? n : L;
+    for (std::ptrdiff_t r = 0; r < seed; ++r)
+      for (std::size_t o = 0; o < SWEEP; ++o)
+        lanes[r][o] = fold.map_fn(src.read(base + r * step + static_cast<std::ptrdiff_t>(o)));
+    for (std::ptrdiff_t r = seed; r < n; ++r) {
+      U* lane = lanes[r % L];
+      for (std::size_t o = 0; o < SWEEP; ++o)
+        lane[o] = fold.reduce_fn(
+            lane[o], fold.map_fn(src.read(base + r * step + static_cast<std::ptrdiff_t>(o))));
+    }
+    const int seeded = static_cast<int>(seed);
+    for (int width = 1; width < seeded; width *= 2)
+      for (int l = 0; l + width < seeded; l += 2 * width)
+        for (std::size_t o = 0; o < SWEEP; ++o)
+          lanes[l][o] = fold.reduce_fn(lanes[l][o], lanes[l + width][o]);
+    for (std::size_t o = 0; o < SWEEP; ++o)
+      store(off[0] + (i0 + static_cast<std::ptrdiff_t>(o)) * s0[0] + jj * s1[0],
+            fold.reduce_fn(init, lanes[0][o]));
   }
 };
 
