@@ -5,6 +5,7 @@
 #include <string>
 #include <type_traits>
 
+#include "strided/arithmetic.hpp"
 #include "strided/backends/common/map_body.hpp"
 #include "strided/backends/common/symmetrize_in_place.hpp"
 #include "strided/backends/host/run_plan.hpp"
@@ -28,10 +29,11 @@ void zip_map_checked(const char* function, const std::string& label, const Exec&
   (check_same_shape(function, dst, srcs), ...);
   using Body = MapBody<DstRef<typename DV::value_type, typename DV::op_type>, F,
                        OperandRef<typename SV::element_type, typename SV::op_type>...>;
-  const Body body{{dst.data()},
-                  Tuple<OperandRef<typename SV::element_type, typename SV::op_type>...>(
-                      OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...),
-                  f};
+  Body body{{dst.data()},
+            Tuple<OperandRef<typename SV::element_type, typename SV::op_type>...>(
+                OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...),
+            f,
+            false};
   if constexpr (compat::is_host_space_v<Exec>) {
     // Small calls on one dense layout (the call-overhead case): the checks reduce to pointer
     // comparisons and the plan to one run on the calling thread.
@@ -48,7 +50,9 @@ void zip_map_checked(const char* function, const std::string& label, const Exec&
   check_output(function, dst);
   int index = 0;
   (check_no_overlap(function, dst, srcs, index++), ...);
-  run_plan(exec, plan_for(dst, srcs...), body, label);
+  const auto plan = plan_for(dst, srcs...);
+  body.stream = plan.count * sizeof(typename DV::value_type) >= planner_options().stream_bytes;
+  run_plan(exec, plan, body, label);
 }
 
 struct CopyFn {
@@ -66,13 +70,13 @@ struct ConjFn {
 struct AddFn {
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
-    return a + b;
+    return add(a, b);
   }
 };
 struct MulFn {
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
-    return a * b;
+    return mul(a, b);
   }
 };
 template <class Alpha>
@@ -80,7 +84,7 @@ struct AxpyFn {
   Alpha alpha;
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
-    return a + alpha * b;
+    return add(a, mul(alpha, b));
   }
 };
 template <class Alpha>
@@ -88,7 +92,7 @@ struct ScaleFn {
   Alpha alpha;
   template <class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const B& b) const {
-    return alpha * b;
+    return mul(alpha, b);
   }
 };
 template <class T>

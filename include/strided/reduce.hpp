@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "strided/arithmetic.hpp"
 #include "strided/backends/common/reduce_body.hpp"
 #include "strided/backends/host/reduce_tiles.hpp"
 #include "strided/checks.hpp"
@@ -36,7 +37,8 @@ U reduce_checked(const char* function, const std::string& label, const Exec& exe
   if constexpr (compat::is_host_space_v<Exec>) {
     // Small dense inputs are one tile of the general plan: fold it here, with the same bits.
     const std::size_t count = first.size();
-    if (count > 0 && count <= INLINE_ELEMENTS && one_dense_layout(srcs...)) {
+    if (count > 0 && count <= INLINE_ELEMENTS && count <= planner_options().max_tile_elements &&
+        one_dense_layout(srcs...)) {
       constexpr int N = static_cast<int>(sizeof...(SV));
       std::ptrdiff_t zeros[N] = {}, ones[N];
       for (int k = 0; k < N; ++k) ones[k] = 1;
@@ -62,26 +64,26 @@ struct Square {
   template <class T>
   KOKKOS_INLINE_FUNCTION U operator()(const T& x) const {
     const U v = static_cast<U>(x);
-    return v * v;
+    return mul(v, v);
   }
 };
 template <class U>
 struct Product {
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION U operator()(const A& a, const B& b) const {
-    return static_cast<U>(a) * static_cast<U>(b);
+    return mul(static_cast<U>(a), static_cast<U>(b));
   }
 };
 struct Plus {
   template <class T>
   KOKKOS_INLINE_FUNCTION T operator()(const T& a, const T& b) const {
-    return a + b;
+    return add(a, b);
   }
 };
 struct Times {
   template <class T>
   KOKKOS_INLINE_FUNCTION T operator()(const T& a, const T& b) const {
-    return a * b;
+    return mul(a, b);
   }
 };
 /// NaN from either side propagates (x != x only for NaN).

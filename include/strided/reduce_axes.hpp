@@ -65,7 +65,7 @@ Plan<N> plan_over(const SmallVector<std::size_t, INLINE_RANK>& axes,
     ++r;
   }
   for (int k = 0; k < N; ++k) rows[k] = sub_strides[k];
-  return make_plan<N>(r, sub_extents, rows, sizes);
+  return make_plan<N>(r, sub_extents, rows, sizes, planner_options());
 }
 
 template <class Exec, class DV, class U, class MapFn, class ReduceFn, class... SV>

@@ -60,6 +60,8 @@ struct AxisBody {
     }
   }
 
+  KOKKOS_INLINE_FUNCTION void done() const {}
+
  private:
   static constexpr std::size_t SWEEP = 16;
 

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "strided/backends/common/stream_store.hpp"
 #include "strided/backends/common/tuple.hpp"
 
 namespace strided::detail {
@@ -21,17 +22,24 @@ struct OperandRef {
 };
 
 /// dst = f(src...) over an n0 x n1 block. The unit-stride case is a plain indexed loop the
-/// compiler vectorizes; other strides step by their own stride (broadcast included).
+/// compiler vectorizes; a destination that streams along axis 0 while a source streams along
+/// axis 1 goes through B x B blocks; other strides step by their own stride (broadcast too).
+/// With `stream`, whole destination lines are written with non-temporal stores.
 template <class Dst, class F, class... Srcs>
 struct MapBody {
   static constexpr int S = static_cast<int>(sizeof...(Srcs));
   Dst dst;
   Tuple<Srcs...> srcs;
   F f;
+  bool stream = false;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
                                          const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
     run(off, n0, n1, s0, s1, std::make_index_sequence<sizeof...(Srcs)>{});
+  }
+  /// Called once after a thread's last tile.
+  KOKKOS_INLINE_FUNCTION void done() const {
+    if (stream) stream_fence();
   }
 
  private:
@@ -47,8 +55,6 @@ struct MapBody {
                                        std::index_sequence<I...> seq) const {
     bool unit = s0[0] == 1;
     ((unit = unit && s0[I + 1] == 1), ...);
-    // The destination streams along axis 0 but a source streams along axis 1: go through
-    // B x B register/L1 blocks so that both sides read and write whole cache lines.
     bool transposed = false;
     ((transposed = transposed || (s0[I + 1] != 1 && (s1[I + 1] == 1 || s1[I + 1] == -1))), ...);
     if (s0[0] == 1 && transposed && n0 >= B && n1 >= B) {
@@ -59,29 +65,43 @@ struct MapBody {
       const std::ptrdiff_t jj = static_cast<std::ptrdiff_t>(j);
       value_type* d = dst.ptr + (off[0] + jj * s1[0]);
       if (unit) {
-        for (std::size_t i = 0; i < n0; ++i) {
-          const std::ptrdiff_t ii = static_cast<std::ptrdiff_t>(i);
-          d[ii] = write(f(get<I>(srcs).read(off[I + 1] + jj * s1[I + 1] + ii)...));
+        std::size_t i = 0;
+        if constexpr (can_stream_v<value_type>) {
+          if (stream) {
+            constexpr std::size_t W = stream_width<value_type>;
+            for (; i < n0 && !stream_aligned(d + i); ++i)
+              d[i] = write(f(get<I>(srcs).read(off[I + 1] + jj * s1[I + 1] + ii(i))...));
+            for (; i + W <= n0; i += W) {
+              value_type v[W];
+              for (std::size_t w = 0; w < W; ++w)
+                v[w] = write(f(get<I>(srcs).read(off[I + 1] + jj * s1[I + 1] + ii(i + w))...));
+              stream_store(d + i, v);
+            }
+          }
         }
+        for (; i < n0; ++i)
+          d[i] = write(f(get<I>(srcs).read(off[I + 1] + jj * s1[I + 1] + ii(i))...));
       } else {
         const std::ptrdiff_t sd = s0[0];
-        for (std::size_t i = 0; i < n0; ++i) {
-          const std::ptrdiff_t ii = static_cast<std::ptrdiff_t>(i);
-          d[ii * sd] = write(f(get<I>(srcs).read(off[I + 1] + jj * s1[I + 1] + ii * s0[I + 1])...));
-        }
+        for (std::size_t i = 0; i < n0; ++i)
+          d[ii(i) * sd] =
+              write(f(get<I>(srcs).read(off[I + 1] + jj * s1[I + 1] + ii(i) * s0[I + 1])...));
       }
     }
   }
 
+  /// B x B blocks, walking along axis 1 (where a source streams) for each band of B rows of
+  /// axis 0, so the sources read whole lines in order and every destination line is written
+  /// whole by one block.
   template <std::size_t... I>
   KOKKOS_INLINE_FUNCTION void run_transposed(const std::ptrdiff_t* off, std::size_t n0,
                                              std::size_t n1, const std::ptrdiff_t* s0,
                                              const std::ptrdiff_t* s1,
                                              std::index_sequence<I...> seq) const {
-    for (std::size_t j0 = 0; j0 < n1; j0 += B) {
-      const std::size_t bj = n1 - j0 < B ? n1 - j0 : B;
-      for (std::size_t i0 = 0; i0 < n0; i0 += B) {
-        const std::size_t bi = n0 - i0 < B ? n0 - i0 : B;
+    for (std::size_t i0 = 0; i0 < n0; i0 += B) {
+      const std::size_t bi = n0 - i0 < B ? n0 - i0 : B;
+      for (std::size_t j0 = 0; j0 < n1; j0 += B) {
+        const std::size_t bj = n1 - j0 < B ? n1 - j0 : B;
         if (bi == B && bj == B)
           block<true>(off, i0, j0, B, B, s0, s1, seq);
         else
@@ -100,18 +120,26 @@ struct MapBody {
     const std::size_t ni = Full ? B : bi, nj = Full ? B : bj;
     value_type buffer[B * B];
     for (std::size_t i = 0; i < ni; ++i) {
-      const std::ptrdiff_t ii = static_cast<std::ptrdiff_t>(i0 + i);
-      for (std::size_t j = 0; j < nj; ++j) {
-        const std::ptrdiff_t jj = static_cast<std::ptrdiff_t>(j0 + j);
-        buffer[j * B + i] =
-            write(f(get<I>(srcs).read(off[I + 1] + ii * s0[I + 1] + jj * s1[I + 1])...));
-      }
+      // Each source's offset of element (i0 + i, j0), then steps of its axis-1 stride.
+      const std::ptrdiff_t row[] = {(off[I + 1] + ii(i0 + i) * s0[I + 1] + ii(j0) * s1[I + 1])...};
+      for (std::size_t j = 0; j < nj; ++j)
+        buffer[j * B + i] = write(f(get<I>(srcs).read(row[I] + ii(j) * s1[I + 1])...));
     }
     for (std::size_t j = 0; j < nj; ++j) {
-      value_type* d = dst.ptr + (off[0] + static_cast<std::ptrdiff_t>(j0 + j) * s1[0] +
-                                 static_cast<std::ptrdiff_t>(i0));
-      for (std::size_t i = 0; i < ni; ++i) d[i] = buffer[j * B + i];
+      value_type* d = dst.ptr + (off[0] + ii(j0 + j) * s1[0] + ii(i0));
+      const value_type* v = buffer + j * B;
+      if constexpr (can_stream_v<value_type> && Full) {
+        if (stream && stream_aligned(d)) {
+          for (std::size_t i = 0; i < B; i += stream_width<value_type>) stream_store(d + i, v + i);
+          continue;
+        }
+      }
+      for (std::size_t i = 0; i < ni; ++i) d[i] = v[i];
     }
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION static std::ptrdiff_t ii(std::size_t i) {
+    return static_cast<std::ptrdiff_t>(i);
   }
 
   // Ops are involutions: writing v through a view with op `Op` stores Op(v).

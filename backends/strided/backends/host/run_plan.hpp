@@ -23,6 +23,7 @@ KOKKOS_INLINE_FUNCTION void run_tiles(const Plan<N>& plan, std::size_t first, st
   Body local = body;
   for_each_tile(plan, first, last,
                 [&](std::size_t, const TileCursor<N>& tile) { walk_tile(plan, tile, local); });
+  local.done();
 }
 
 /// Tiles [c * T / C, (c + 1) * T / C) for chunk c: consecutive tiles stay on one thread.
@@ -54,6 +55,7 @@ struct TileGrid {
     }
     Body local = body;
     walk_tile(plan, tile, local);
+    local.done();
   }
 };
 
