@@ -618,8 +618,28 @@ TEST(ComputeBlocks, FullyShrunkWhenNothingFits) {
 // make_plan: worked examples with default options
 // ---------------------------------------------------------------------------------------------
 
-TEST(MakePlan, TransposeCopy1000) {
+/// Strided.jl's L1 blocks for every strategy (transposes otherwise get square L2 tiles).
+PlannerOptions l1_blocks_only() {
+  PlannerOptions opt;
+  opt.transpose_row_bytes = 0;
+  return opt;
+}
+
+TEST(MakePlan, TransposesGetSquareTilesOfTransposeRowBytes) {
   const auto p = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}});
+  EXPECT_EQ(p.strategy, Strategy::Transpose);
+  EXPECT_EQ(blocks_of_plan(p), (Extents{128, 128}));  // 1024 bytes of f64
+  EXPECT_EQ(p.tile_count, 8u * 8u);
+  expect_visits_match<2>(p, {1000, 1000}, {{1, 1000}, {1000, 1}}, nullptr);
+  const auto f = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 4);
+  EXPECT_EQ(blocks_of_plan(f), (Extents{256, 256}));
+  // Axes beyond the two streaming ones are one element deep.
+  const auto r = plan_of<2>({32, 32, 32, 32}, {{1, 32, 1024, 32768}, {32768, 1024, 32, 1}});
+  EXPECT_EQ(blocks_of_plan(r), (Extents{32, 32, 1, 1}));
+}
+
+TEST(MakePlan, TransposeCopy1000) {
+  const auto p = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, l1_blocks_only());
   EXPECT_EQ(p.rank, 2);
   EXPECT_EQ(dims_of(p), (Extents{1000, 1000}));
   EXPECT_EQ(blocks_of_plan(p), (Extents{43, 42}));
@@ -636,7 +656,7 @@ TEST(MakePlan, TransposeCopy1000) {
 }
 
 TEST(MakePlan, Symmetrize4000) {
-  const auto p = plan_of<3>({4000, 4000}, {{1, 4000}, {1, 4000}, {4000, 1}});
+  const auto p = plan_of<3>({4000, 4000}, {{1, 4000}, {1, 4000}, {4000, 1}}, 8, l1_blocks_only());
   EXPECT_EQ(dims_of(p), (Extents{4000, 4000}));
   EXPECT_EQ(blocks_of_plan(p), (Extents{40, 32}));
   EXPECT_EQ(p.tile_count, 100u * 125u);
@@ -648,7 +668,7 @@ TEST(MakePlan, Symmetrize4000) {
 TEST(MakePlan, Reversal32To4) {
   const Extents e = {32, 32, 32, 32};
   const StrideSet s = {{1, 32, 1024, 32768}, {32768, 1024, 32, 1}};
-  const auto p = plan_of<2>(e, s);
+  const auto p = plan_of<2>(e, s, 8, l1_blocks_only());
   EXPECT_EQ(p.rank, 4);
   EXPECT_EQ(dims_of(p), e);
   EXPECT_EQ(std::vector<short>(p.first_axis, p.first_axis + 4), (std::vector<short>{0, 3, 1, 2}));
@@ -1115,7 +1135,9 @@ void check_random_plans(std::mt19937& rng, std::size_t rank, int reps) {
       std::size_t tile = 1;
       for (int i = 0; i < p.rank; ++i) tile *= p.blocks[i];
       EXPECT_LE(tile, opt.max_tile_elements);
-      for (const Extents& t : tiles) expect_tile_fits(p, sizes, opt, t);
+      // Transposes are tiled for the L2 (square tiles), everything else for the L1 budget.
+      if (p.strategy != Strategy::Transpose)
+        for (const Extents& t : tiles) expect_tile_fits(p, sizes, opt, t);
     }
     if (::testing::Test::HasFailure()) return;
   }
@@ -1139,7 +1161,7 @@ TEST(MakePlan, TileWorkingSetWithDefaultOptions) {
                  static_cast<std::size_t>(3 + rep % 4)};
     const StrideSet s = {col_major_strides(e), dense_strides(rng, e, rep % 2 == 0, rep % 3 == 0)};
     const Extents sizes = {8, rep % 2 == 0 ? std::size_t(8) : std::size_t(4)};
-    const auto p = plan_of<2>(e, s, sizes);
+    const auto p = plan_of<2>(e, s, sizes, l1_blocks_only());
     SCOPED_TRACE(explain(p));
     expect_plan_invariants(p, e);
     std::vector<Extents> tiles;
@@ -1197,7 +1219,7 @@ TEST(Explain, NamesStrategyAndFusedDims) {
   EXPECT_NE(tr.find("strategy transpose"), std::string::npos) << tr;
   EXPECT_NE(tr.find("[1000, 1000]"), std::string::npos) << tr;
   EXPECT_NE(tr.find("operand 1 strides [1000, 1]"), std::string::npos) << tr;
-  EXPECT_NE(tr.find("blocks [43, 42], 576 tiles"), std::string::npos) << tr;
+  EXPECT_NE(tr.find("blocks [128, 128], 64 tiles"), std::string::npos) << tr;
 
   const std::string tiled = explain(plan_of<2>({3, 4, 5, 6}, {{120, 30, 6, 1}, {30, 90, 6, 1}}));
   EXPECT_NE(tiled.find("strategy tiled"), std::string::npos) << tiled;
