@@ -59,16 +59,14 @@ void probe(const Exec& exec) {
   print("dot.f32_in_f64", strided::dot<double>(exec, f.view(), g.view()));
   print("dot.f32", strided::dot(exec, f.view(), g.view()));
   print("dot.complex_hermitian", strided::dot(exec, z.view().conj(), z.view()));
-  print("zip_reduce", strided::zip_reduce(
-                          exec, a.view(), a.view().reverse(1),
-                          [](double x, double y) { return x * x - y; },
-                          [](double x, double y) { return x + y; }, 0.0));
+  print("zip_reduce",
+        strided::zip_reduce(
+            exec, a.view(), a.view().reverse(1), [](double x, double y) { return x * x - y; },
+            [](double x, double y) { return x + y; }, 0.0));
   const auto rows = strided::reduce_axis(
-      exec, a.view(), 1, [](double x) { return x; }, [](double x, double y) { return x + y; },
-      0.0);
+      exec, a.view(), 1, [](double x) { return x; }, [](double x, double y) { return x + y; }, 0.0);
   const auto cols = strided::reduce_axis(
-      exec, a.view(), 0, [](double x) { return x; }, [](double x, double y) { return x + y; },
-      0.0);
+      exec, a.view(), 0, [](double x) { return x; }, [](double x, double y) { return x + y; }, 0.0);
   print("rowsum[0]", rows.view()(0));
   print("rowsum[699]", rows.view()(699));
   print("colsum[0]", cols.view()(0));
