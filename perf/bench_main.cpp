@@ -20,6 +20,8 @@ class FractionReporter : public benchmark::ConsoleReporter {
     for (const Run& run : runs) {
       auto it = run.counters.find("GB/s");
       if (it == run.counters.end() || run.error_occurred) continue;
+      // With --benchmark_repetitions only the medians enter the table.
+      if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "median") continue;
       const std::string name = run.benchmark_name();
       m_gbps.emplace_back(name, it->second.value);
       if (name.rfind("limit/", 0) == 0) {
@@ -31,11 +33,14 @@ class FractionReporter : public benchmark::ConsoleReporter {
   void Finalize() override {
     ConsoleReporter::Finalize();
     const double copy = std::max(m_limit["copy"], m_limit["copy_nt"]);
+    const double read = m_limit["read"], add = m_limit["add"];
     if (copy <= 0) return;
-    std::printf("\n%-58s %9s %9s\n", "benchmark (fraction of same-run copy limit)", "GB/s",
-                "of copy");
+    std::printf("\nSame-run limits: copy %.2f GB/s (best of plain and non-temporal), read %.2f, "
+                "a+b %.2f\n%-56s %8s %8s %8s %8s\n",
+                copy, read, add, "benchmark", "GB/s", "of copy", "of read", "of a+b");
     for (const auto& [name, gbps] : m_gbps)
-      std::printf("%-58s %9.2f %8.0f%%\n", name.c_str(), gbps, 100 * gbps / copy);
+      std::printf("%-56s %8.2f %7.0f%% %7.0f%% %7.0f%%\n", name.c_str(), gbps, 100 * gbps / copy,
+                  read > 0 ? 100 * gbps / read : 0.0, add > 0 ? 100 * gbps / add : 0.0);
   }
 
  private:
