@@ -35,9 +35,10 @@ class FractionReporter : public benchmark::ConsoleReporter {
     const double copy = std::max(m_limit["copy"], m_limit["copy_nt"]);
     const double read = m_limit["read"], add = m_limit["add"];
     if (copy <= 0) return;
-    std::printf("\nSame-run limits: copy %.2f GB/s (best of plain and non-temporal), read %.2f, "
-                "a+b %.2f\n%-56s %8s %8s %8s %8s\n",
-                copy, read, add, "benchmark", "GB/s", "of copy", "of read", "of a+b");
+    std::printf(
+        "\nSame-run limits: copy %.2f GB/s (best of plain and non-temporal), read %.2f, "
+        "a+b %.2f\n%-56s %8s %8s %8s %8s\n",
+        copy, read, add, "benchmark", "GB/s", "of copy", "of read", "of a+b");
     for (const auto& [name, gbps] : m_gbps)
       std::printf("%-56s %8.2f %7.0f%% %7.0f%% %7.0f%%\n", name.c_str(), gbps, 100 * gbps / copy,
                   read > 0 ? 100 * gbps / read : 0.0, add > 0 ? 100 * gbps / add : 0.0);

@@ -150,7 +150,8 @@ std::vector<Tuple<N>> walk_plan(const Plan<N>& p, std::vector<Extents>* tile_ext
       for (int k = 0; k < N; ++k)
         for (std::size_t i = 0; i < rank; ++i)
           offsets[static_cast<std::size_t>(k)] +=
-              static_cast<std::ptrdiff_t>(idx[i]) * p.strides[k][i];
+              p.gathered && i < 2 ? p.table[i][k][idx[i]]  // gathered axes: offset tables
+                                  : static_cast<std::ptrdiff_t>(idx[i]) * p.strides[k][i];
       visited.push_back(offsets);
       std::size_t i = 0;
       for (; i < rank; ++i) {
@@ -1015,7 +1016,9 @@ TEST(MakePlan, Rank40FusionKeepsTheMapping) {
   const Extents e(40, 2);
   const Strides row = row_major_strides(e);
   const StrideSet s = {row, shuffled(row, rng)};
-  const auto p = plan_of<2>(e, s);
+  PlannerOptions no_gather;  // plan positions map through strides only (no offset tables)
+  no_gather.gather = false;
+  const auto p = plan_of<2>(e, s, 8, no_gather);
   expect_plan_invariants(p, e);
   EXPECT_EQ(p.count, std::size_t(1) << 40);
   EXPECT_EQ(p.first_axis[0], 39);
@@ -1135,8 +1138,9 @@ void check_random_plans(std::mt19937& rng, std::size_t rank, int reps) {
       std::size_t tile = 1;
       for (int i = 0; i < p.rank; ++i) tile *= p.blocks[i];
       EXPECT_LE(tile, opt.max_tile_elements);
-      // Transposes are tiled for the L2 (square tiles), everything else for the L1 budget.
-      if (p.strategy != Strategy::Transpose)
+      // Transposes are tiled for the L2 (square tiles), gathered blocks by their tables (each
+      // line is consumed within a few steps), everything else for the L1 budget.
+      if (p.strategy != Strategy::Transpose && p.strategy != Strategy::Gather)
         for (const Extents& t : tiles) expect_tile_fits(p, sizes, opt, t);
     }
     if (::testing::Test::HasFailure()) return;
@@ -1229,6 +1233,29 @@ TEST(Explain, NamesStrategyAndFusedDims) {
   const std::string empty = explain(plan_of<1>({4, 0}, {{1, 4}}));
   EXPECT_NE(empty.find("strategy empty"), std::string::npos) << empty;
   EXPECT_EQ(empty.find("fused dims"), std::string::npos) << empty;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(MakePlan, HighRankReversalIsGatheredIntoTwoTableAxes) {
+  // Rank 12, every extent 2, the axes reversed: no two axes fuse for both operands.
+  const Extents e(12, 2);
+  const Strides row = row_major_strides(e);
+  const Strides reversed(row.rbegin(), row.rend());
+  const auto p = plan_of<2>(e, {row, reversed});
+  EXPECT_EQ(p.strategy, Strategy::Gather);
+  ASSERT_TRUE(p.gathered);
+  EXPECT_EQ(p.dims[0], 64u);  // six output-fastest axes
+  EXPECT_EQ(p.dims[1], 64u);  // the six axes fastest for the source
+  for (int e0 = 0; e0 < 64; ++e0) EXPECT_EQ(p.table[0][0][e0], e0);  // output: contiguous
+  for (int e1 = 0; e1 < 64; ++e1) EXPECT_EQ(p.table[1][1][e1], e1);  // source: contiguous
+  EXPECT_EQ(p.tile_count, 1u);
+  expect_visits_match<2>(p, e, {row, reversed});
+  PlannerOptions off;
+  off.gather = false;
+  EXPECT_NE(plan_of<2>(e, {row, reversed}, 8, off).strategy, Strategy::Gather);
 }
 
 }  // namespace

@@ -10,11 +10,15 @@ namespace strided::detail {
 /// can be copied to any execution space, at any logical rank.
 inline constexpr int MAX_PLAN_RANK = 64;
 
+/// Most elements of one gathered axis (the length of its offset tables).
+inline constexpr int GATHER_MAX = 64;
+
 enum class Strategy {
-  Empty,     ///< some extent is 0: nothing to do
-  Flat,      ///< one fused axis, unit stride for every operand
-  Tiled,     ///< blocked loop nest, inner axis shared by the operands' smallest strides
-  Transpose  ///< tiles whose destination and source unit-stride axes differ (buffered 2-d tiles)
+  Empty,      ///< some extent is 0: nothing to do
+  Flat,       ///< one fused axis, unit stride for every operand
+  Tiled,      ///< blocked loop nest, inner axis shared by the operands' smallest strides
+  Transpose,  ///< tiles whose destination and source unit-stride axes differ (buffered 2-d tiles)
+  Gather      ///< short axes gathered into two table-driven axes (high-rank permutations)
 };
 
 inline const char* to_string(Strategy s) {
@@ -27,6 +31,8 @@ inline const char* to_string(Strategy s) {
       return "tiled";
     case Strategy::Transpose:
       return "transpose";
+    case Strategy::Gather:
+      return "gather";
   }
   return "?";
 }
@@ -49,6 +55,10 @@ struct Plan {
   short fused_axes[MAX_PLAN_RANK];  ///< how many original axes each fused axis holds
   Strategy strategy = Strategy::Empty;
   int transpose_axis = -1;  ///< for Transpose: the axis where a source has unit stride
+  /// For Gather: axes 0 and 1 stand for groups of short original axes; the offset of element e
+  /// of axis a for operand k is table[a][k][e] (instead of e * strides[k][a]).
+  bool gathered = false;
+  std::ptrdiff_t table[2][N][GATHER_MAX];
 };
 
 }  // namespace strided::detail

@@ -17,7 +17,8 @@ struct PlannerOptions {
   bool weight_first_operand = true;         ///< operand 0 is the output: counted twice in ordering
   std::size_t transpose_row_bytes = 1024;   ///< transposes: tile rows of this many output bytes
   std::size_t stream_bytes = std::size_t(16) << 20;  ///< larger outputs use streaming stores
-  const std::size_t* block_override = nullptr;       ///< expert: tile extents per fused axis
+  bool gather = true;  ///< gather short axes of high-rank layouts into table-driven axes
+  const std::size_t* block_override = nullptr;  ///< expert: tile extents per fused axis
 };
 
 inline std::size_t magnitude(std::ptrdiff_t s) {
@@ -192,6 +193,88 @@ void count_tiles(Plan<N>& p) {
   }
 }
 
+/// High-rank permutations leave short axes (often of extent 2) at every level, so inner runs
+/// are a few elements long. Gather them into two table-driven axes: axis 0 from the leading
+/// (output-fastest) axes, axis 1 from the axes where the first source is fastest, each of at
+/// most GATHER_MAX elements; a tile is one such 2-d block. Both sides then touch whole lines.
+template <int N>
+void gather_short_axes(Plan<N>& p, const PlannerOptions& opt) {
+  const std::size_t most = std::min<std::size_t>(GATHER_MAX, opt.max_tile_elements);
+  // Picks, among the axes not taken yet, those where `operand` is fastest (smallest |stride|)
+  // while the group stays within `limit` elements.
+  bool taken[MAX_PLAN_RANK] = {};
+  const auto pick = [&](int operand, std::size_t limit, int* group, std::size_t& count) {
+    int order[MAX_PLAN_RANK], n = 0;
+    for (int i = 0; i < p.rank; ++i) {  // stable insertion sort by |stride|
+      if (taken[i]) continue;
+      int j = n++;
+      for (;
+           j > 0 && magnitude(p.strides[operand][order[j - 1]]) > magnitude(p.strides[operand][i]);
+           --j)
+        order[j] = order[j - 1];
+      order[j] = i;
+    }
+    int g = 0;
+    count = 1;
+    for (int j = 0; j < n && count * p.dims[order[j]] <= limit; ++j) {
+      count *= p.dims[order[j]];
+      taken[order[j]] = true;
+      group[g++] = order[j];
+    }
+    return g;
+  };
+  int group0[MAX_PLAN_RANK], group1[MAX_PLAN_RANK];
+  std::size_t n0 = 1, n1 = 1;
+  const int g0 = pick(0, most, group0, n0);
+  const int g1 = pick(N > 1 ? 1 : 0, std::min(most, opt.max_tile_elements / n0), group1, n1);
+  if (g0 < 2 || g1 < 1) return;  // nothing short to gather
+  // Offset tables: group axes enumerated first axis fastest.
+  const int* groups[2] = {group0, group1};
+  const int sizes[2] = {g0, g1};
+  for (int a = 0; a < 2; ++a) {
+    std::size_t index[MAX_PLAN_RANK] = {};
+    const std::size_t count = a == 0 ? n0 : n1;
+    for (std::size_t e = 0; e < count; ++e) {
+      for (int k = 0; k < N; ++k) {
+        std::ptrdiff_t o = 0;
+        for (int m = 0; m < sizes[a]; ++m)
+          o += static_cast<std::ptrdiff_t>(index[m]) * p.strides[k][groups[a][m]];
+        p.table[a][k][e] = o;
+      }
+      for (int m = 0; m < sizes[a] && ++index[m] == p.dims[groups[a][m]]; ++m) index[m] = 0;
+    }
+  }
+  // New axis list: the two gathered axes, then the untouched ones in plan order, one element
+  // deep (a tile is one gathered block).
+  Plan<N> q = p;
+  q.rank = 2;
+  q.dims[0] = n0;
+  q.dims[1] = n1;
+  for (int a = 0; a < 2; ++a) {
+    const int lead = groups[a][0];
+    q.first_axis[a] = p.first_axis[lead];
+    q.fused_axes[a] = 0;
+    for (int m = 0; m < sizes[a]; ++m) q.fused_axes[a] += p.fused_axes[groups[a][m]];
+    for (int k = 0; k < N; ++k) q.strides[k][a] = p.strides[k][lead];
+  }
+  q.blocks[0] = n0;
+  q.blocks[1] = n1;
+  for (int i = 0; i < p.rank; ++i) {
+    if (taken[i]) continue;
+    const int r = q.rank++;
+    q.dims[r] = p.dims[i];
+    q.blocks[r] = 1;
+    q.first_axis[r] = p.first_axis[i];
+    q.fused_axes[r] = p.fused_axes[i];
+    for (int k = 0; k < N; ++k) q.strides[k][r] = p.strides[k][i];
+  }
+  q.gathered = true;
+  q.strategy = Strategy::Gather;
+  q.transpose_axis = -1;
+  count_tiles(q);
+  p = q;
+}
+
 /// Builds the plan for operands that share `extents` (logical rank `rank`, any size), with
 /// `strides[k]` and `element_size[k]` for operand k.
 template <int N>
@@ -299,6 +382,7 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
       count_tiles(p);
     }
   }
+  if (!opt.block_override && opt.gather && p.rank >= 3 && p.dims[0] < 16) gather_short_axes(p, opt);
   return p;
 }
 

@@ -60,6 +60,18 @@ struct AxisBody {
     }
   }
 
+  /// Outputs of a gathered output plan (see MapBody::gather).
+  KOKKOS_INLINE_FUNCTION void gather(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
+                                     const std::ptrdiff_t (*t0)[GATHER_MAX],
+                                     const std::ptrdiff_t (*t1)[GATHER_MAX]) const {
+    for (std::size_t j = 0; j < n1; ++j)
+      for (std::size_t i = 0; i < n0; ++i) {
+        std::ptrdiff_t base[S];
+        for (int k = 0; k < S; ++k) base[k] = off[k + 1] + t1[k + 1][j] + t0[k + 1][i];
+        store(off[0] + t1[0][j] + t0[0][i],
+              sub.tile_count == 0 ? init : fold.reduce_fn(init, fold_sub_tensor(sub, fold, base)));
+      }
+  }
   KOKKOS_INLINE_FUNCTION void done() const {}
 
  private:

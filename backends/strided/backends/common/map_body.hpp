@@ -8,6 +8,7 @@
 
 #include "strided/backends/common/stream_store.hpp"
 #include "strided/backends/common/tuple.hpp"
+#include "strided/core/plan.hpp"
 
 namespace strided::detail {
 
@@ -37,6 +38,13 @@ struct MapBody {
                                          const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
     run(off, n0, n1, s0, s1, std::make_index_sequence<sizeof...(Srcs)>{});
   }
+  /// A gathered block: element (i, j) of operand k at off[k] + t1[k][j] + t0[k][i]; the
+  /// destination is fastest along i, the first source along j (see gather_short_axes).
+  KOKKOS_INLINE_FUNCTION void gather(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
+                                     const std::ptrdiff_t (*t0)[GATHER_MAX],
+                                     const std::ptrdiff_t (*t1)[GATHER_MAX]) const {
+    gather_impl(off, n0, n1, t0, t1, std::make_index_sequence<sizeof...(Srcs)>{});
+  }
   /// Called once after a thread's last tile.
   KOKKOS_INLINE_FUNCTION void done() const {
     if (stream) stream_fence();
@@ -44,6 +52,20 @@ struct MapBody {
 
  private:
   using value_type = typename Dst::value_type;
+
+  template <std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION void gather_impl(const std::ptrdiff_t* off, std::size_t n0,
+                                               std::size_t n1,
+                                               const std::ptrdiff_t (*t0)[GATHER_MAX],
+                                               const std::ptrdiff_t (*t1)[GATHER_MAX],
+                                               std::index_sequence<I...>) const {
+    for (std::size_t j = 0; j < n1; ++j) {
+      value_type* d = dst.ptr + (off[0] + t1[0][j]);
+      const std::ptrdiff_t row[] = {(off[I + 1] + t1[I + 1][j])...};
+      for (std::size_t i = 0; i < n0; ++i)
+        d[t0[0][i]] = write(f(get<I>(srcs).read(row[I] + t0[I + 1][i])...));
+    }
+  }
 
   /// Side of the square blocks of the transposed path: one cache line of the destination.
   static constexpr std::size_t B =

@@ -30,6 +30,13 @@ struct TileFold {
     run(off, n0, n1, s0, s1, std::make_index_sequence<sizeof...(Srcs)>{});
   }
 
+  /// A gathered block (see MapBody::gather): each j is one run along the table of axis 0.
+  KOKKOS_INLINE_FUNCTION void gather(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
+                                     const std::ptrdiff_t (*t0)[GATHER_MAX],
+                                     const std::ptrdiff_t (*t1)[GATHER_MAX]) {
+    gather_impl(off, n0, n1, t0, t1, std::make_index_sequence<sizeof...(Srcs)>{});
+  }
+
   /// The tile's partial: lanes combined in a fixed pairwise tree.
   KOKKOS_INLINE_FUNCTION U result() {
     for (int width = 1; width < seeded; width *= 2)
@@ -57,31 +64,46 @@ struct TileFold {
     constexpr int S = static_cast<int>(sizeof...(Srcs));
     bool unit = true;
     for (int k = 0; k < S; ++k) unit = unit && s0[k] == 1;
-    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(n0);
     for (std::size_t j = 0; j < n1; ++j) {
       std::ptrdiff_t base[S > 0 ? S : 1];
       for (int k = 0; k < S; ++k) base[k] = off[k] + static_cast<std::ptrdiff_t>(j) * s1[k];
-      std::ptrdiff_t i = 0;
-      if (seeded < REDUCE_LANES) {  // the tile's first run seeds the lanes it reaches
-        for (; i < n && i < REDUCE_LANES; ++i) {
-          const U x = element(base, s0, i, seq);
-          lanes[i] = i < seeded ? reduce_fn(lanes[i], x) : x;
-        }
-        if (i > seeded) seeded = static_cast<int>(i);
+      if (unit)
+        fold_run(n0, [&](std::ptrdiff_t i) { return unit_element(base, i, seq); });
+      else
+        fold_run(n0, [&](std::ptrdiff_t i) { return element(base, s0, i, seq); });
+    }
+  }
+
+  template <std::size_t... I>
+  KOKKOS_INLINE_FUNCTION void gather_impl(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
+                                          const std::ptrdiff_t (*t0)[GATHER_MAX],
+                                          const std::ptrdiff_t (*t1)[GATHER_MAX],
+                                          std::index_sequence<I...>) {
+    for (std::size_t j = 0; j < n1; ++j) {
+      const std::ptrdiff_t row[] = {(off[I] + t1[I][j])...};
+      fold_run(n0,
+               [&](std::ptrdiff_t i) { return map_fn(get<I>(srcs).read(row[I] + t0[I][i])...); });
+    }
+  }
+
+  /// One run of n elements, x(i) the mapped element i: lane i % 16; the tile's first run seeds
+  /// the lanes it reaches. Every path (strided, unit, gathered) folds through here.
+  template <class X>
+  KOKKOS_FORCEINLINE_FUNCTION void fold_run(std::size_t n0, const X& x) {
+    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(n0);
+    std::ptrdiff_t i = 0;
+    if (seeded < REDUCE_LANES) {
+      for (; i < n && i < REDUCE_LANES; ++i) {
+        const U v = x(i);
+        lanes[i] = i < seeded ? reduce_fn(lanes[i], v) : v;
       }
-      if (unit) {
-        for (; i + REDUCE_LANES <= n; i += REDUCE_LANES)
-          for (int l = 0; l < REDUCE_LANES; ++l)
-            lanes[l] = reduce_fn(lanes[l], unit_element(base, i + l, seq));
-      } else {
-        for (; i + REDUCE_LANES <= n; i += REDUCE_LANES)
-          for (int l = 0; l < REDUCE_LANES; ++l)
-            lanes[l] = reduce_fn(lanes[l], element(base, s0, i + l, seq));
-      }
-      for (; i < n; ++i) {
-        const int l = static_cast<int>(i % REDUCE_LANES);
-        lanes[l] = reduce_fn(lanes[l], element(base, s0, i, seq));
-      }
+      if (i > seeded) seeded = static_cast<int>(i);
+    }
+    for (; i + REDUCE_LANES <= n; i += REDUCE_LANES)
+      for (int l = 0; l < REDUCE_LANES; ++l) lanes[l] = reduce_fn(lanes[l], x(i + l));
+    for (; i < n; ++i) {
+      const int l = static_cast<int>(i % REDUCE_LANES);
+      lanes[l] = reduce_fn(lanes[l], x(i));
     }
   }
 };

@@ -51,14 +51,21 @@ KOKKOS_INLINE_FUNCTION void walk_tile(const Plan<N>& p, const TileCursor<N>& til
   }
   const std::size_t n0 = p.rank > 0 ? len[0] : 1;
   const std::size_t n1 = p.rank > 1 ? len[1] : 1;
+  // Gathered plans hand the body offset tables for the two inner axes instead of strides.
+  const auto inner = [&] {
+    if (p.gathered)
+      body.gather(off, n0, n1, p.table[0], p.table[1]);
+    else
+      body(off, n0, n1, s0, s1);
+  };
   if (p.rank <= 2) {
-    body(off, n0, n1, s0, s1);
+    inner();
     return;
   }
   std::size_t index[MAX_PLAN_RANK];
   for (int i = 2; i < p.rank; ++i) index[i] = 0;
   while (true) {
-    body(off, n0, n1, s0, s1);
+    inner();
     int i = 2;
     for (; i < p.rank; ++i) {
       for (int k = 0; k < N; ++k) off[k] += p.strides[k][i];
