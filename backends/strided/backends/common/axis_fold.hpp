@@ -20,7 +20,7 @@ template <int S, class Fold>
 KOKKOS_INLINE_FUNCTION auto fold_sub_tensor(const Plan<S>& sub, const Fold& fold,
                                             const std::ptrdiff_t* base) {
   using U = decltype(Fold(fold).result());
-  U partials[INLINE_SUB_TILES];
+  U partials[INLINE_SUB_TILES] = {};  // (initialized: GCC 12 sees a false maybe-uninitialized)
   for_each_tile(sub, 0, sub.tile_count, [&](std::size_t t, const TileCursor<S>& tile) {
     Fold local = fold;
     walk_tile(sub, tile, local, base);
