@@ -51,14 +51,24 @@ void limit_copy_nt(benchmark::State& state) {
   strided_bench::set_bytes(state, 2.0 * N * sizeof(double));
 }
 
+/// Read-only sum with 8 independent accumulators per block of 1024 elements, so the loop is
+/// bound by memory, not by the latency of one chain of additions.
 void limit_read(benchmark::State& state) {
   auto& s = Arrays::get();
   const double* a = s.a.data();
+  constexpr std::size_t block = 1024;
   for (auto _ : state) {
     double total = 0;
     Kokkos::parallel_reduce(
-        "limit::read", Kokkos::RangePolicy<Exec>(0, N),
-        KOKKOS_LAMBDA(std::size_t i, double& acc) { acc += a[i]; }, total);
+        "limit::read", Kokkos::RangePolicy<Exec>(0, N / block),
+        KOKKOS_LAMBDA(std::size_t b, double& acc) {
+          double part[8] = {};
+          for (std::size_t i = b * block; i < (b + 1) * block; i += 8)
+            for (int l = 0; l < 8; ++l) part[l] += a[i + static_cast<std::size_t>(l)];
+          acc += ((part[0] + part[1]) + (part[2] + part[3])) +
+                 ((part[4] + part[5]) + (part[6] + part[7]));
+        },
+        total);
     benchmark::DoNotOptimize(total);
   }
   strided_bench::set_bytes(state, 1.0 * N * sizeof(double));

@@ -123,7 +123,8 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
   if (!buffered) {
     const Plan<S + 1> out =
         plan_over<S + 1>(split.kept, out_strides, out_sizes, src.extents().data());
-    run_plan(exec, out, AxisBody<Dst, S, Fold, U>{Dst{dst.data()}, sub, fold, init}, label);
+    run_plan(exec, out, AxisBody<Dst, S, Fold, U>{Dst{dst.data()}, sub, fold, init}, label,
+             outputs * (sub.count > 0 ? sub.count : 1));
     return;
   }
   OutputIndex<S + 1> index_of;

@@ -85,11 +85,15 @@ inline TilePolicy& tile_policy() {
 }
 
 /// Runs every tile of `plan` through `body` on `exec`. Results never depend on where a tile runs.
+/// `work` counts element visits when a body does more than one per plan element (axis
+/// reductions fold a sub-tensor per output); it only decides whether to go parallel.
 template <class Exec, int N, class Body>
-void run_plan(const Exec& exec, const Plan<N>& plan, const Body& body, const std::string& label) {
+void run_plan(const Exec& exec, const Plan<N>& plan, const Body& body, const std::string& label,
+              std::size_t work = 0) {
   if (plan.tile_count == 0) return;
+  if (work == 0) work = plan.count;
   if constexpr (compat::is_host_space_v<Exec>) {
-    if (plan.count <= INLINE_ELEMENTS || plan.tile_count == 1 || compat::concurrency(exec) == 1) {
+    if (work <= INLINE_ELEMENTS || plan.tile_count == 1 || compat::concurrency(exec) == 1) {
       run_tiles(plan, 0, plan.tile_count, body);
       return;
     }
