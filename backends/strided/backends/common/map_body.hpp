@@ -3,12 +3,15 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <cstring>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "strided/backends/common/stream_store.hpp"
 #include "strided/backends/common/tuple.hpp"
 #include "strided/core/plan.hpp"
+#include "strided/element_ops.hpp"
 
 namespace strided::detail {
 
@@ -16,11 +19,17 @@ namespace strided::detail {
 template <class T, class Op>
 struct OperandRef {
   using value_type = std::remove_cv_t<T>;
+  using op_type = Op;
   T* ptr;
   KOKKOS_FORCEINLINE_FUNCTION value_type read(std::ptrdiff_t i) const {
     return Op::apply(static_cast<value_type>(ptr[i]));
   }
 };
+
+template <class F, class = void>
+struct has_plain_copy : std::false_type {};
+template <class F>
+struct has_plain_copy<F, std::void_t<decltype(F::is_plain_copy)>> : std::true_type {};
 
 /// dst = f(src...) over an n0 x n1 block. The unit-stride case is a plain indexed loop the
 /// compiler vectorizes; a destination that streams along axis 0 while a source streams along
@@ -52,6 +61,20 @@ struct MapBody {
 
  private:
   using value_type = typename Dst::value_type;
+
+  /// A plain copy between one element type with no ops: unit runs are memcpy.
+  template <std::size_t... I>
+  static constexpr bool is_memcpy() {
+    if constexpr (sizeof...(I) != 1 || !has_plain_copy<F>::value) {
+      return false;
+    } else {
+      using Src = std::tuple_element_t<0, std::tuple<Srcs...>>;
+      return std::is_same_v<typename Src::value_type, value_type> &&
+             std::is_same_v<typename Src::op_type, Identity> &&
+             std::is_same_v<typename Dst::op_type, Identity> &&
+             std::is_trivially_copyable_v<value_type>;
+    }
+  }
 
   template <std::size_t... I>
   KOKKOS_FORCEINLINE_FUNCTION void gather_impl(const std::ptrdiff_t* off, std::size_t n0,
@@ -88,6 +111,15 @@ struct MapBody {
       value_type* d = dst.ptr + (off[0] + jj * s1[0]);
       if (unit) {
         std::size_t i = 0;
+        if constexpr (is_memcpy<I...>()) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+          if (!stream) {
+            const value_type* from = (get<I>(srcs).ptr, ...) + (off[1] + jj * s1[1]);
+            if (from != d) std::memcpy(d, from, n0 * sizeof(value_type));
+            continue;
+          }
+#endif
+        }
         if constexpr (can_stream_v<value_type>) {
           if (stream) {
             constexpr std::size_t W = stream_width<value_type>;
