@@ -25,8 +25,10 @@ struct TileFold {
   U lanes[REDUCE_LANES];
   int seeded = 0;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
-                                         const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) {
+  // Forced inline: the 16-lane loop must land in the caller's loop nest to vectorize.
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0,
+                                              std::size_t n1, const std::ptrdiff_t* s0,
+                                              const std::ptrdiff_t* s1) {
     run(off, n0, n1, s0, s1, std::make_index_sequence<sizeof...(Srcs)>{});
   }
 
@@ -58,9 +60,9 @@ struct TileFold {
   }
 
   template <std::size_t... I>
-  KOKKOS_INLINE_FUNCTION void run(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
-                                  const std::ptrdiff_t* s0, const std::ptrdiff_t* s1,
-                                  std::index_sequence<I...> seq) {
+  KOKKOS_FORCEINLINE_FUNCTION void run(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
+                                       const std::ptrdiff_t* s0, const std::ptrdiff_t* s1,
+                                       std::index_sequence<I...> seq) {
     constexpr int S = static_cast<int>(sizeof...(Srcs));
     bool unit = true;
     for (int k = 0; k < S; ++k) unit = unit && s0[k] == 1;
@@ -68,7 +70,7 @@ struct TileFold {
       std::ptrdiff_t base[S > 0 ? S : 1];
       for (int k = 0; k < S; ++k) base[k] = off[k] + static_cast<std::ptrdiff_t>(j) * s1[k];
       if (unit)
-        fold_run(n0, [&](std::ptrdiff_t i) { return unit_element(base, i, seq); });
+        fold_unit_run(n0, base, seq);
       else
         fold_run(n0, [&](std::ptrdiff_t i) { return element(base, s0, i, seq); });
     }
@@ -83,6 +85,28 @@ struct TileFold {
       const std::ptrdiff_t row[] = {(off[I] + t1[I][j])...};
       fold_run(n0,
                [&](std::ptrdiff_t i) { return map_fn(get<I>(srcs).read(row[I] + t0[I][i])...); });
+    }
+  }
+
+  /// fold_run for unit strides, written out so that the 16-lane body vectorizes.
+  template <std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION void fold_unit_run(std::size_t n0, const std::ptrdiff_t* base,
+                                                 std::index_sequence<I...> seq) {
+    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(n0);
+    std::ptrdiff_t i = 0;
+    if (seeded < REDUCE_LANES) {
+      for (; i < n && i < REDUCE_LANES; ++i) {
+        const U v = unit_element(base, i, seq);
+        lanes[i] = i < seeded ? reduce_fn(lanes[i], v) : v;
+      }
+      if (i > seeded) seeded = static_cast<int>(i);
+    }
+    for (; i + REDUCE_LANES <= n; i += REDUCE_LANES)
+      for (int l = 0; l < REDUCE_LANES; ++l)
+        lanes[l] = reduce_fn(lanes[l], unit_element(base, i + l, seq));
+    for (; i < n; ++i) {
+      const int l = static_cast<int>(i % REDUCE_LANES);
+      lanes[l] = reduce_fn(lanes[l], unit_element(base, i, seq));
     }
   }
 

@@ -33,9 +33,11 @@ struct TileCursor {
 /// (n0 x n1 elements, strides s0/s1 per operand) and this walks the rest with an odometer
 /// that adds and subtracts strides (no per-element index arithmetic, any rank).
 /// `base` (optional) shifts every operand's offsets, e.g. to one output of an axis reduction.
-template <int N, class Body>
-KOKKOS_INLINE_FUNCTION void walk_tile(const Plan<N>& p, const TileCursor<N>& tile, Body& body,
-                                      const std::ptrdiff_t* base = nullptr) {
+/// `Gathered` is the plan's `gathered`, as a template argument: one body path per instance keeps
+/// the body inlined in the hot loop.
+template <bool Gathered, int N, class Body>
+KOKKOS_INLINE_FUNCTION void walk_tile_as(const Plan<N>& p, const TileCursor<N>& tile, Body& body,
+                                         const std::ptrdiff_t* base) {
   std::ptrdiff_t off[N];
   std::size_t len[MAX_PLAN_RANK];
   for (int k = 0; k < N; ++k) off[k] = base ? base[k] : 0;
@@ -53,18 +55,14 @@ KOKKOS_INLINE_FUNCTION void walk_tile(const Plan<N>& p, const TileCursor<N>& til
   const std::size_t n1 = p.rank > 1 ? len[1] : 1;
   // Gathered plans hand the body offset tables for the two inner axes instead of strides.
   const auto inner = [&] {
-    if (p.gathered)
+    if constexpr (Gathered)
       body.gather(off, n0, n1, p.table[0], p.table[1]);
     else
       body(off, n0, n1, s0, s1);
   };
-  if (p.rank <= 2) {
-    inner();
-    return;
-  }
   std::size_t index[MAX_PLAN_RANK];
   for (int i = 2; i < p.rank; ++i) index[i] = 0;
-  while (true) {
+  while (true) {  // one call site per body path keeps the bodies inlined
     inner();
     int i = 2;
     for (; i < p.rank; ++i) {
@@ -73,8 +71,17 @@ KOKKOS_INLINE_FUNCTION void walk_tile(const Plan<N>& p, const TileCursor<N>& til
       for (int k = 0; k < N; ++k) off[k] -= static_cast<std::ptrdiff_t>(len[i]) * p.strides[k][i];
       index[i] = 0;
     }
-    if (i == p.rank) return;
+    if (i >= p.rank) return;  // also ends ranks 0-2 after their single call
   }
+}
+
+template <int N, class Body>
+KOKKOS_INLINE_FUNCTION void walk_tile(const Plan<N>& p, const TileCursor<N>& tile, Body& body,
+                                      const std::ptrdiff_t* base = nullptr) {
+  if (p.gathered)
+    walk_tile_as<true>(p, tile, body, base);
+  else
+    walk_tile_as<false>(p, tile, body, base);
 }
 
 /// Runs `body` over tiles [first, last), one fresh copy of `prototype` per call of `each`:
