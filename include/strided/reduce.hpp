@@ -26,14 +26,8 @@ U reduce_checked(const char* function, const std::string& label, const Exec& exe
   compat::ScopedRegion region(label);
   const auto& first = std::get<0>(std::forward_as_tuple(srcs...));
   (check_same_shape(function, first, srcs), ...);
-  using Fold =
-      TileFold<U, MapFn, ReduceFn, OperandRef<typename SV::element_type, typename SV::op_type>...>;
-  const Fold fold{Tuple<OperandRef<typename SV::element_type, typename SV::op_type>...>(
-                      OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...),
-                  map_fn,
-                  reduce_fn,
-                  {},
-                  0};
+  const auto fold = make_fold<U>(map_fn, reduce_fn, srcs...);
+  using Fold = std::decay_t<decltype(fold)>;
   if constexpr (compat::is_host_space_v<Exec>) {
     // Small dense inputs are one tile of the general plan: fold it here, with the same bits.
     const std::size_t count = first.size();

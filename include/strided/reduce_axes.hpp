@@ -90,14 +90,8 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
   const std::size_t src_sizes[S] = {sizeof(typename SV::value_type)...};
   const Plan<S> sub = plan_over<S>(split.reduced, src_strides, src_sizes, src.extents().data());
 
-  using Fold =
-      TileFold<U, MapFn, ReduceFn, OperandRef<typename SV::element_type, typename SV::op_type>...>;
-  const Fold fold{Tuple<OperandRef<typename SV::element_type, typename SV::op_type>...>(
-                      OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...),
-                  map_fn,
-                  reduce_fn,
-                  {},
-                  0};
+  const auto fold = make_fold<U>(map_fn, reduce_fn, srcs...);
+  using Fold = std::decay_t<decltype(fold)>;
   using Dst = DstRef<typename DV::value_type, typename DV::op_type>;
   const std::size_t outputs = dst.size();
   if (outputs == 0) return;

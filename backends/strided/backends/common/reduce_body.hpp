@@ -132,6 +132,18 @@ struct TileFold {
   }
 };
 
+/// The fold of map_fn over the views `srcs` (their origins and ops), lanes empty.
+template <class U, class MapFn, class ReduceFn, class... SV>
+TileFold<U, MapFn, ReduceFn, OperandRef<typename SV::element_type, typename SV::op_type>...>
+make_fold(const MapFn& map_fn, const ReduceFn& reduce_fn, const SV&... srcs) {
+  using Refs = Tuple<OperandRef<typename SV::element_type, typename SV::op_type>...>;
+  return {Refs(OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...),
+          map_fn,
+          reduce_fn,
+          {},
+          0};
+}
+
 /// Folds tiles [first, last) of `plan`, writing the partial of tile t to partials[t].
 template <int N, class Fold, class U>
 KOKKOS_INLINE_FUNCTION void fold_tiles(const Plan<N>& plan, std::size_t first, std::size_t last,
