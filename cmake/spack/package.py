@@ -2,7 +2,8 @@
 #   spack repo create <dir> strided_local
 #   mkdir -p <repo packages dir>/strided && cp cmake/spack/package.py <repo packages dir>/strided/
 #   spack repo add <dir>
-# STRIDED_GIT overrides where `version("main")` is cloned from (for example a local clone).
+# Set STRIDED_GIT to where `version("main")` is cloned from (for example a local clone); the
+# project's public address goes here once it has one.
 import os
 
 try:  # Spack >= 1.0: build systems live in the builtin package repository
@@ -14,14 +15,13 @@ except ImportError:  # Spack 0.x exports them from spack.package
 
 from spack.package import *
 
-_STRIDED_GIT = os.environ.get("STRIDED_GIT", "https://example.org/strided.git")
+_STRIDED_GIT = os.environ.get("STRIDED_GIT", "")
 
 
 class Strided(CMakePackage, CudaPackage, ROCmPackage):
     """Cache-optimized, deterministic kernels over arbitrary strided N-d tensors on Kokkos
     (header-only)."""
 
-    homepage = "https://example.org/strided"
     git = _STRIDED_GIT
 
     version("main", branch="main")
