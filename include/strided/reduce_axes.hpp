@@ -2,6 +2,7 @@
 #define STRIDED_REDUCE_AXES_HPP
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <string>
 #include <type_traits>
 
@@ -49,10 +50,10 @@ void check_reduced_shape(const char* function, const DV& dst, const SV& src,
 }
 
 /// Plans over a subset of axes: operand k of the plan reads `views[k]`'s strides on `axes`.
-template <int N, class... V>
+template <int N>
 Plan<N> plan_over(const SmallVector<std::size_t, INLINE_RANK>& axes,
                   const std::ptrdiff_t* const* strides, const std::size_t* sizes,
-                  const std::size_t* extents) {
+                  const std::size_t* extents, const PlannerOptions& options = planner_options()) {
   std::size_t sub_extents[MAX_PLAN_RANK * 2];
   std::ptrdiff_t sub_strides[N][MAX_PLAN_RANK * 2];
   const std::ptrdiff_t* rows[N];
@@ -65,7 +66,7 @@ Plan<N> plan_over(const SmallVector<std::size_t, INLINE_RANK>& axes,
     ++r;
   }
   for (int k = 0; k < N; ++k) rows[k] = sub_strides[k];
-  return make_plan<N>(r, sub_extents, rows, sizes, planner_options());
+  return make_plan<N>(r, sub_extents, rows, sizes, options);
 }
 
 template <class Exec, class DV, class U, class MapFn, class ReduceFn, class... SV>
@@ -115,8 +116,13 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
       sub.tile_count > INLINE_SUB_TILES ||
       (few_outputs && sub.tile_count > 1 && outputs * sub.count > INLINE_ELEMENTS);
   if (!buffered) {
+    // Output tiles hold about max_tile_elements of work (outputs x reduced elements), so that
+    // few long reductions still spread over threads; each output's bits do not depend on it.
+    PlannerOptions by_work = planner_options();
+    by_work.max_tile_elements =
+        std::max<std::size_t>(1, by_work.max_tile_elements / std::max<std::size_t>(1, sub.count));
     const Plan<S + 1> out =
-        plan_over<S + 1>(split.kept, out_strides, out_sizes, src.extents().data());
+        plan_over<S + 1>(split.kept, out_strides, out_sizes, src.extents().data(), by_work);
     run_plan(exec, out, AxisBody<Dst, S, Fold, U>{Dst{dst.data()}, sub, fold, init}, label,
              outputs * (sub.count > 0 ? sub.count : 1));
     return;
