@@ -11,8 +11,6 @@
 
 namespace strided::compat {
 
-inline constexpr int kokkos_version = KOKKOS_VERSION;  // MMmmpp: 30401, 40500, ...
-
 template <class T>
 inline constexpr bool is_execution_space_v = Kokkos::is_execution_space<T>::value;
 

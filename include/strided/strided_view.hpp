@@ -260,12 +260,6 @@ class StridedView {
   detail::Strides m_strides;
 };
 
-/// Same extents (a shape check helper shared by every kernel).
-template <class A, class B>
-bool same_shape(const A& a, const B& b) {
-  return a.extents() == b.extents();
-}
-
 }  // namespace strided
 
 #endif

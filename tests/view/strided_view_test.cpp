@@ -10,12 +10,16 @@
 #include <limits>
 #include <numeric>
 #include <strided/strided.hpp>
+
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
+#include "../expect_error.hpp"
 
 namespace {
+
+using strided_test::expect_error;
 
 using strided::Adjoint;
 using strided::Compose;
@@ -27,19 +31,6 @@ using strided::Transpose;
 
 constexpr std::ptrdiff_t kMaxDiff = std::numeric_limits<std::ptrdiff_t>::max();
 constexpr std::ptrdiff_t kMinDiff = std::numeric_limits<std::ptrdiff_t>::min();
-
-/// Runs `f`, expects an strided::Error with `code` whose message names `function`.
-template <class F>
-void expect_error(F&& f, ErrorCode code, const std::string& function) {
-  try {
-    f();
-    ADD_FAILURE() << "expected strided::Error " << strided::to_string(code) << " from " << function;
-  } catch (const strided::Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    EXPECT_NE(std::string(e.what()).find("strided::" + function), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find(strided::to_string(code)), std::string::npos) << e.what();
-  }
-}
 
 // ---- element operations ---------------------------------------------------------------------
 

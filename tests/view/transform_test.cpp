@@ -10,12 +10,16 @@
 #include <limits>
 #include <numeric>
 #include <strided/strided.hpp>
+
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
+#include "../expect_error.hpp"
 
 namespace {
+
+using strided_test::expect_error;
 
 using strided::Adjoint;
 using strided::Conj;
@@ -24,17 +28,6 @@ using strided::Identity;
 using strided::StridedView;
 using strided::Transpose;
 using cd = std::complex<double>;
-
-template <class F>
-void expect_error(F&& f, ErrorCode code, const std::string& function) {
-  try {
-    f();
-    ADD_FAILURE() << "expected strided::Error " << strided::to_string(code) << " from " << function;
-  } catch (const strided::Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    EXPECT_NE(std::string(e.what()).find("strided::" + function), std::string::npos) << e.what();
-  }
-}
 
 template <class V>
 using op_of = typename V::op_type;

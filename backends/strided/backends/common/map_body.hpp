@@ -37,7 +37,6 @@ struct has_plain_copy<F, std::void_t<decltype(F::is_plain_copy)>> : std::true_ty
 /// With `stream`, whole destination lines are written with non-temporal stores.
 template <class Dst, class F, class... Srcs>
 struct MapBody {
-  static constexpr int S = static_cast<int>(sizeof...(Srcs));
   Dst dst;
   Tuple<Srcs...> srcs;
   F f;
