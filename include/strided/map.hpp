@@ -8,10 +8,12 @@
 #include "strided/arithmetic.hpp"
 #include "strided/backends/common/map_body.hpp"
 #include "strided/backends/common/symmetrize_in_place.hpp"
+#include "strided/backends/device/run_teams.hpp"
 #include "strided/backends/host/run_plan.hpp"
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
 #include "strided/core/planner.hpp"
+#include "strided/execution.hpp"
 #include "strided/plan.hpp"
 
 namespace strided {
@@ -38,7 +40,7 @@ void zip_map_checked(const char* function, const std::string& label, const Exec&
     // Small calls on one dense layout (the call-overhead case): the checks reduce to pointer
     // comparisons and the plan to one run on the calling thread.
     const std::size_t count = dst.size();
-    if (count <= INLINE_ELEMENTS && one_dense_layout(dst, srcs...) &&
+    if (count <= INLINE_ELEMENTS && may_run_inline<Exec>() && one_dense_layout(dst, srcs...) &&
         (disjoint_or_same(dst, srcs) && ...)) {
       constexpr int N = 1 + static_cast<int>(sizeof...(SV));
       std::ptrdiff_t zeros[N] = {}, ones[N];
@@ -51,6 +53,10 @@ void zip_map_checked(const char* function, const std::string& label, const Exec&
   int index = 0;
   (check_no_overlap(function, dst, srcs, index++), ...);
   const auto plan = plan_for(dst, srcs...);
+  if (uses_device_algorithm<Exec>()) {
+    run_map_teams(exec, plan, body, label);
+    return;
+  }
   body.stream = plan.count * sizeof(typename DV::value_type) >= planner_options().stream_bytes;
   run_plan(exec, plan, body, label);
 }
@@ -144,7 +150,7 @@ void symmetrize(const char* function, const std::string& label, const Exec& exec
   const SymmetrizeInPlace<T, typename DV::op_type, typename SV::op_type, Hermitian> kernel{
       d.data(), d.stride(0), d.stride(1), d.extent(0)};
   if constexpr (compat::is_host_space_v<Exec>) {
-    if (d.size() <= INLINE_ELEMENTS || compat::concurrency(exec) == 1) {
+    if (may_run_inline<Exec>() && (d.size() <= INLINE_ELEMENTS || compat::concurrency(exec) == 1)) {
       for (std::size_t i = 0; i < d.extent(0); ++i) kernel(i);
       return;
     }
@@ -185,17 +191,6 @@ void map_into(const Exec& exec, const D& dst, const S& src, const F& f) {
 template <class D, class S, class F, detail::enable_if_operand<D> = 0>
 void map_into(const D& dst, const S& src, const F& f) {
   map_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src, f);
-}
-
-/// dst = op(src).
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void copy_into(const Exec& exec, const D& dst, const S& src) {
-  static const std::string label("strided::copy_into");
-  detail::elementwise<false>("copy_into", label, exec, dst, src, detail::CopyFn{});
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void copy_into(const D& dst, const S& src) {
-  copy_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
 }
 
 /// dst = conj(op(src)): `copy_conj(d, a.conj())` copies `a`.

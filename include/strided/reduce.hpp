@@ -32,7 +32,7 @@ U reduce_checked(const char* function, const std::string& label, const Exec& exe
     // Small dense inputs are one tile of the general plan: fold it here, with the same bits.
     const std::size_t count = first.size();
     if (count > 0 && count <= INLINE_ELEMENTS && count <= planner_options().max_tile_elements &&
-        one_dense_layout(srcs...)) {
+        may_run_inline<Exec>() && one_dense_layout(srcs...)) {
       constexpr int N = static_cast<int>(sizeof...(SV));
       std::ptrdiff_t zeros[N] = {}, ones[N];
       for (int k = 0; k < N; ++k) ones[k] = 1;
@@ -42,7 +42,11 @@ U reduce_checked(const char* function, const std::string& label, const Exec& exe
     }
   }
   U total{};
-  if (!reduce_tiles(exec, plan_for(srcs...), fold, reduce_fn, total, label)) return init;
+  const auto plan = plan_for(srcs...);
+  const bool any = uses_device_algorithm<Exec>()
+                       ? reduce_tiles_teams(exec, plan, fold, reduce_fn, total, label)
+                       : reduce_tiles(exec, plan, fold, reduce_fn, total, label);
+  if (!any) return init;
   return reduce_fn(init, total);
 }
 

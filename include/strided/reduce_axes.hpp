@@ -123,8 +123,11 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
         std::max<std::size_t>(1, by_work.max_tile_elements / std::max<std::size_t>(1, sub.count));
     const Plan<S + 1> out =
         plan_over<S + 1>(split.kept, out_strides, out_sizes, src.extents().data(), by_work);
-    run_plan(exec, out, AxisBody<Dst, S, Fold, U>{Dst{dst.data()}, sub, fold, init}, label,
-             outputs * (sub.count > 0 ? sub.count : 1));
+    const AxisBody<Dst, S, Fold, U> body{Dst{dst.data()}, sub, fold, init};
+    if (uses_device_algorithm<Exec>())
+      run_rows_teams(exec, out, body, label);
+    else
+      run_plan(exec, out, body, label, outputs * (sub.count > 0 ? sub.count : 1));
     return;
   }
   OutputIndex<S + 1> index_of;

@@ -5,8 +5,10 @@
 /// One include, one namespace (`strided`); internals live in `strided::detail`.
 
 #include "strided/compat.hpp"
+#include "strided/copy.hpp"
 #include "strided/element_ops.hpp"
 #include "strided/error.hpp"
+#include "strided/execution.hpp"
 #include "strided/kokkos_view.hpp"
 #include "strided/map.hpp"
 #include "strided/plan.hpp"

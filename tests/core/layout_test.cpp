@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <vector>
@@ -267,6 +269,56 @@ TEST(FitsBuffer, RandomLayoutsMatchEnumeration) {
       }
     }
     ASSERT_EQ(fits(l, buffer, offset), want) << "rep " << rep;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+std::vector<std::ptrdiff_t> dense_like(const std::vector<std::size_t>& extents,
+                                       const std::vector<std::ptrdiff_t>& strides) {
+  std::vector<std::ptrdiff_t> dense(extents.size(), -99);
+  strided::detail::dense_strides_like({extents.size(), extents.data(), strides.data()},
+                                      dense.data());
+  return dense;
+}
+
+TEST(DenseStridesLike, FollowsTheMemoryOrderOfTheLayout) {
+  using S = std::vector<std::ptrdiff_t>;
+  EXPECT_EQ(dense_like({}, {}), S{});
+  EXPECT_EQ(dense_like({5}, {-3}), S{1});
+  EXPECT_EQ(dense_like({4, 3}, {3, 1}), (S{3, 1}));             // row major stays row major
+  EXPECT_EQ(dense_like({4, 3}, {1, 40}), (S{1, 4}));            // gapped column major packs
+  EXPECT_EQ(dense_like({2, 3, 4}, {-1, 60, 6}), (S{1, 8, 2}));  // permuted and reversed
+  // Stride 0 (broadcast) goes first, ties keep axis order, extents 0 and 1 count as 1.
+  EXPECT_EQ(dense_like({3, 2, 5}, {0, 7, 0}), (S{1, 15, 3}));
+  EXPECT_EQ(dense_like({2, 0, 3}, {1, 2, 2}), (S{1, 2, 2}));
+}
+
+TEST(DenseStridesLike, IsAlwaysAPermutationOfADenseLayout) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t rank = rng() % 9;
+    std::vector<std::size_t> extents(rank);
+    std::vector<std::ptrdiff_t> strides(rank);
+    for (std::size_t k = 0; k < rank; ++k) {
+      extents[k] = 1 + rng() % 4;
+      strides[k] = static_cast<std::ptrdiff_t>(rng() % 7) - 3;
+    }
+    const auto dense = dense_like(extents, strides);
+    // Walking the axes by increasing |stride| (ties by axis), each dense stride is the product
+    // of the extents before it.
+    std::vector<std::size_t> order(rank);
+    for (std::size_t k = 0; k < rank; ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return std::abs(strides[a]) < std::abs(strides[b]);
+    });
+    std::ptrdiff_t step = 1;
+    for (std::size_t k : order) {
+      EXPECT_EQ(dense[k], step) << "trial " << trial << " axis " << k;
+      step *= static_cast<std::ptrdiff_t>(extents[k]);
+    }
   }
 }
 

@@ -1,5 +1,6 @@
-# Runs the determinism probe on Serial and on the host-parallel space at several thread counts,
-# each in its own process, and fails unless every run prints the same bits.
+# Runs the determinism probe on Serial and on the host-parallel space at several thread counts
+# (host and device algorithms), each in its own process, and fails unless every run prints the
+# same bits.
 # Inputs: -DPROBE=<path> -DTHREADS="1;2;3;4;8"
 set(ENV{OMP_PROC_BIND} false)
 execute_process(COMMAND ${PROBE} serial --kokkos-threads=1 OUTPUT_VARIABLE reference
@@ -12,14 +13,16 @@ string(LENGTH "${reference}" length)
 if(length LESS 500)
   message(FATAL_ERROR "the probe printed too little:\n${reference}")
 endif()
-foreach(n IN LISTS THREADS)
-  set(ENV{OMP_NUM_THREADS} ${n})
-  execute_process(COMMAND ${PROBE} parallel --kokkos-threads=${n} OUTPUT_VARIABLE out
-                  RESULT_VARIABLE rc)
-  string(REGEX MATCH "space [^\n]*" space "${out}")
-  string(REGEX REPLACE "space [^\n]*\n" "" out "${out}")
-  if(NOT rc EQUAL 0 OR NOT out STREQUAL reference)
-    message(FATAL_ERROR "${space} at ${n} threads differs from Serial:\n--- Serial\n${reference}--- ${n} threads\n${out}")
-  endif()
-  message(STATUS "${space} at ${n} threads: bits identical to Serial")
+foreach(algorithm IN ITEMS parallel device)
+  foreach(n IN LISTS THREADS)
+    set(ENV{OMP_NUM_THREADS} ${n})
+    execute_process(COMMAND ${PROBE} ${algorithm} --kokkos-threads=${n} OUTPUT_VARIABLE out
+                    RESULT_VARIABLE rc)
+    string(REGEX MATCH "space [^\n]*" space "${out}")
+    string(REGEX REPLACE "space [^\n]*\n" "" out "${out}")
+    if(NOT rc EQUAL 0 OR NOT out STREQUAL reference)
+      message(FATAL_ERROR "${space} (${algorithm} algorithm) at ${n} threads differs from Serial:\n--- Serial\n${reference}--- ${n} threads\n${out}")
+    endif()
+    message(STATUS "${space} at ${n} threads, ${algorithm} algorithm: bits identical to Serial")
+  endforeach()
 endforeach()

@@ -1,5 +1,6 @@
 // Prints the bits of many reductions of inexact data (sin/cos), one "name hex" line each, on the
-// execution space named by the first argument ("serial" or "parallel"). The determinism test
+// execution space named by the first argument ("serial", "parallel", or "device" for the device
+// algorithm on the host-parallel space). The determinism test
 // runs it in separate processes at several thread counts and compares the lines.
 #include <Kokkos_Core.hpp>
 #include <cmath>
@@ -86,6 +87,8 @@ void probe(const Exec& exec) {
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard guard(argc, argv);
   const std::string space = argc > 1 ? argv[1] : "parallel";
+  // "device": the host-parallel space running the device algorithm (one tile per team).
+  if (space == "device") strided::execution_options().algorithm = strided::Algorithm::Device;
   if (space == "serial")
     probe(Kokkos::Serial());
   else

@@ -57,6 +57,34 @@ inline bool fits_buffer(const LayoutRef& layout, std::size_t buffer_len,
   return first >= 0 && static_cast<std::size_t>(last) < buffer_len;
 }
 
+/// Dense strides (no gaps, all positive) that store the axes in the memory order of `layout`:
+/// by increasing |stride|, ties (and stride-0 axes) in axis order. A copy between a layout and
+/// its dense twin walks both in the same order: a contiguous stream, no permutation.
+inline void dense_strides_like(const LayoutRef& layout, std::ptrdiff_t* dense) noexcept {
+  std::ptrdiff_t step = 1;
+  std::size_t placed = 0;
+  // Selection by (|stride|, axis): O(rank^2), no allocation.
+  std::size_t last_axis = 0;
+  std::size_t last_mag = 0;
+  while (placed < layout.rank) {
+    std::size_t best = layout.rank, best_mag = 0;
+    for (std::size_t k = 0; k < layout.rank; ++k) {
+      const std::ptrdiff_t s = layout.strides[k];
+      const std::size_t mag = static_cast<std::size_t>(s < 0 ? -s : s);
+      const bool after = placed == 0 || mag > last_mag || (mag == last_mag && k > last_axis);
+      if (after && (best == layout.rank || mag < best_mag)) {
+        best = k;
+        best_mag = mag;
+      }
+    }
+    dense[best] = step;
+    step *= static_cast<std::ptrdiff_t>(layout.extents[best] > 0 ? layout.extents[best] : 1);
+    last_axis = best;
+    last_mag = best_mag;
+    ++placed;
+  }
+}
+
 }  // namespace strided::detail
 
 #endif

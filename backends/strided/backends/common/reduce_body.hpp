@@ -15,6 +15,15 @@ namespace strided::detail {
 /// is a function of the plan alone, and unit-stride runs vectorize.
 inline constexpr int REDUCE_LANES = 16;
 
+/// Lanes [0, seeded) combined in the fixed pairwise tree every fold ends with (in place).
+template <class U, class ReduceFn>
+KOKKOS_INLINE_FUNCTION U combine_lanes(U* lanes, int seeded, const ReduceFn& reduce_fn) {
+  for (int width = 1; width < seeded; width *= 2)
+    for (int l = 0; l + width < seeded; l += 2 * width)
+      lanes[l] = reduce_fn(lanes[l], lanes[l + width]);
+  return lanes[0];
+}
+
 /// Folds one tile: map_fn over the sources, reduce_fn into 16 lanes seeded from the first
 /// elements (init is not folded here: it enters once per result, on the host).
 template <class U, class MapFn, class ReduceFn, class... Srcs>
@@ -40,12 +49,7 @@ struct TileFold {
   }
 
   /// The tile's partial: lanes combined in a fixed pairwise tree.
-  KOKKOS_INLINE_FUNCTION U result() {
-    for (int width = 1; width < seeded; width *= 2)
-      for (int l = 0; l + width < seeded; l += 2 * width)
-        lanes[l] = reduce_fn(lanes[l], lanes[l + width]);
-    return lanes[0];
-  }
+  KOKKOS_INLINE_FUNCTION U result() { return combine_lanes(lanes, seeded, reduce_fn); }
 
  private:
   template <std::size_t... I>

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "strided/backends/common/combine_partials.hpp"
 #include "strided/backends/common/reduce_body.hpp"
 #include "strided/backends/host/run_plan.hpp"
 #include "strided/compat.hpp"
@@ -44,10 +45,7 @@ bool reduce_tiles(const Exec& exec, const Plan<N>& plan, const Fold& fold, const
   Kokkos::parallel_for(label,
                        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(exec, 0, chunks),
                        TilePartials<N, Fold, U>{plan, fold, partials.data(), chunks});
-  auto host = Kokkos::create_mirror_view(Kokkos::HostSpace(), partials);
-  Kokkos::deep_copy(exec, host, partials);
-  compat::fence(exec, "strided::reduce: partials on the host");
-  total = combine_pairwise(host.data(), 0, tiles, red);
+  total = combine_partials(exec, partials, red);
   return true;
 }
 

@@ -1,0 +1,129 @@
+#ifndef STRIDED_COPY_HPP
+#define STRIDED_COPY_HPP
+
+// copy_into, within one memory space or across two that no one execution space reaches both of
+// (host <-> GPU), with any layouts on either side: Kokkos::deep_copy refuses non-contiguous or
+// permuted pairs across spaces.
+
+#include <Kokkos_Core.hpp>
+#include <string>
+#include <type_traits>
+
+#include "strided/checks.hpp"
+#include "strided/compat.hpp"
+#include "strided/core/layout.hpp"
+#include "strided/execution.hpp"
+#include "strided/map.hpp"
+
+namespace strided {
+
+/// Where copy_across reorders the elements: the other side only streams a contiguous buffer.
+enum class Staging {
+  Auto,           ///< on the device side (the faster one); on the source side between hosts
+  OnSource,       ///< pack permutes into the destination's memory order; unpack streams
+  OnDestination,  ///< pack streams the source's memory order; unpack permutes
+};
+
+namespace detail {
+
+/// A dense view over a packed buffer with `shape`'s extents, in `order`'s memory order.
+template <class T, class Memory, class Shape, class Order>
+StridedView<T, Identity, Memory> packed_view(T* data, std::size_t size, const Shape& shape,
+                                             const Order& order) {
+  Strides dense(shape.rank(), 0);
+  dense_strides_like(order.layout(), dense.data());
+  return StridedView<T, Identity, Memory>(data, size, shape.extents(), dense);
+}
+
+template <class Exec, class V>
+constexpr bool reaches_v = Kokkos::SpaceAccessibility<Exec, typename V::memory_space>::accessible;
+
+/// `exec` when it reaches V's memory, else the default instance of that memory's own space.
+template <class V, class Exec>
+decltype(auto) exec_for(const Exec& exec) {
+  if constexpr (reaches_v<Exec, V>)
+    return (exec);
+  else
+    return compat::default_instance<typename V::memory_space::execution_space>();
+}
+
+}  // namespace detail
+
+/// dst = op(src) where `dst_exec` reaches dst's memory and `src_exec` reaches src's: packs src
+/// into a contiguous buffer on its side, transfers it with one Kokkos::deep_copy, and unpacks it
+/// into dst on the other side. Every check (shape, an injective destination) runs before
+/// anything is written; the buffers are the library's (2 x dst.size() elements, freed on return).
+template <class DstExec, class D, class SrcExec, class S>
+void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec, const S& src,
+                 Staging staging = Staging::Auto) {
+  static const std::string label("strided::copy_across");
+  const auto& d = detail::as_view(dst);
+  const auto& s = detail::as_view(src);
+  using DV = std::decay_t<decltype(d)>;
+  using SV = std::decay_t<decltype(s)>;
+  using T = typename DV::value_type;
+  static_assert(!std::is_const_v<typename DV::element_type>,
+                "strided: the destination view must not be a view of const elements");
+  detail::check_accessible<DstExec, DV>();
+  detail::check_accessible<SrcExec, SV>();
+  compat::ScopedRegion region(label);
+  detail::check_same_shape("copy_across", d, s);
+  detail::check_output("copy_across", d);
+  if (d.size() == 0) return;
+
+  if (staging == Staging::Auto)
+    staging = compat::is_host_space_v<DstExec> || !compat::is_host_space_v<SrcExec>
+                  ? Staging::OnSource
+                  : Staging::OnDestination;
+  using SrcMemory = typename SV::memory_space;
+  using DstMemory = typename DV::memory_space;
+  const std::size_t n = d.size();
+  Kokkos::View<T*, SrcMemory> packed(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strided::copy_across::packed"), n);
+  Kokkos::View<T*, DstMemory> arrived(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strided::copy_across::arrived"), n);
+  const auto packed_as = [&](auto* data, auto memory) {
+    using Memory = decltype(memory);
+    if (staging == Staging::OnSource) return detail::packed_view<T, Memory>(data, n, d, d);
+    return detail::packed_view<T, Memory>(data, n, d, s);
+  };
+
+  detail::zip_map_checked("copy_across", label, src_exec, packed_as(packed.data(), SrcMemory()),
+                          detail::CopyFn{}, s);
+  compat::fence(src_exec, "strided::copy_across: packed");
+  // The transfer runs on the side that is not the host (Kokkos copies through that device).
+  if constexpr (compat::is_host_space_v<DstExec>) {
+    Kokkos::deep_copy(src_exec, arrived, packed);
+    compat::fence(src_exec, "strided::copy_across: transferred");
+  } else {
+    Kokkos::deep_copy(dst_exec, arrived, packed);
+  }
+  detail::zip_map_checked("copy_across", label, dst_exec, d, detail::CopyFn{},
+                          packed_as(arrived.data(), DstMemory()));
+  compat::fence(dst_exec, "strided::copy_across: unpacked");
+}
+
+/// dst = op(src). When `exec` cannot reach one of the operands (a host view and a GPU view), or
+/// when execution_options().stage_copies is set, the copy goes through copy_across, run by
+/// `exec` on the side it reaches and by that memory space's default execution space on the other.
+template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
+void copy_into(const Exec& exec, const D& dst, const S& src) {
+  static const std::string label("strided::copy_into");
+  using DV = std::decay_t<decltype(detail::as_view(dst))>;
+  using SV = std::decay_t<decltype(detail::as_view(src))>;
+  if constexpr (detail::reaches_v<Exec, DV> && detail::reaches_v<Exec, SV>) {
+    if (!execution_options().stage_copies) {
+      detail::elementwise<false>("copy_into", label, exec, dst, src, detail::CopyFn{});
+      return;
+    }
+  }
+  copy_across(detail::exec_for<DV>(exec), dst, detail::exec_for<SV>(exec), src);
+}
+template <class D, class S, detail::enable_if_operand<D> = 0>
+void copy_into(const D& dst, const S& src) {
+  copy_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
+}
+
+}  // namespace strided
+
+#endif

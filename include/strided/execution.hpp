@@ -1,0 +1,52 @@
+#ifndef STRIDED_EXECUTION_HPP
+#define STRIDED_EXECUTION_HPP
+
+// How a plan's tiles are executed. Results never depend on the choice: reductions give the same
+// bits on either algorithm, any space and any thread count.
+
+#include "strided/compat.hpp"
+
+namespace strided {
+
+/// Which algorithm runs the tiles of a plan.
+enum class Algorithm {
+  Auto,   ///< Host on host execution spaces, Device on the others (CUDA, HIP, ...)
+  Host,   ///< chunks of consecutive tiles per thread (RangePolicy); small calls run inline
+  Device  ///< one tile per team (TeamPolicy), scratch-memory transposes, lanes across threads
+};
+
+/// Process-wide execution settings. Set them between calls, not while a kernel runs.
+struct ExecutionOptions {
+  /// Algorithm::Device on a host space runs the GPU algorithm there, so that it can be tested
+  /// (and compared bit for bit with the host algorithm) without a GPU.
+  Algorithm algorithm = Algorithm::Auto;
+  /// Sends every copy_into through copy_across (pack, one contiguous transfer, unpack), even
+  /// when one execution space reaches both operands: tests the cross-space path on the host.
+  bool stage_copies = false;
+};
+
+inline ExecutionOptions& execution_options() {
+  static ExecutionOptions options;
+  return options;
+}
+
+namespace detail {
+
+/// The device algorithm runs on `Exec` for this call.
+template <class Exec>
+bool uses_device_algorithm() {
+  const Algorithm a = execution_options().algorithm;
+  if (a == Algorithm::Auto) return !compat::is_host_space_v<Exec>;
+  return a == Algorithm::Device;
+}
+
+/// Host spaces may run small calls on the calling thread (not under the device algorithm).
+template <class Exec>
+bool may_run_inline() {
+  return compat::is_host_space_v<Exec> && !uses_device_algorithm<Exec>();
+}
+
+}  // namespace detail
+}  // namespace strided
+
+#endif
