@@ -7,7 +7,7 @@
 
 #include "strided/arithmetic.hpp"
 #include "strided/backends/common/map_body.hpp"
-#include "strided/backends/common/symmetrize_in_place.hpp"
+#include "strided/backends/common/symmetrize_blocks.hpp"
 #include "strided/backends/device/run_teams.hpp"
 #include "strided/backends/host/run_plan.hpp"
 #include "strided/checks.hpp"
@@ -102,13 +102,6 @@ struct ScaleFn {
     return mul(alpha, b);
   }
 };
-template <class T>
-struct HalfSumFn {
-  template <class A, class B>
-  KOKKOS_INLINE_FUNCTION T operator()(const A& a, const B& b) const {
-    return static_cast<T>((a + b) / static_cast<T>(2));
-  }
-};
 
 /// A kernel of one source; `ReadsDst` kernels (add, mul) read the destination as a first source.
 template <bool ReadsDst, class Exec, class D, class S, class F>
@@ -121,44 +114,49 @@ void elementwise(const char* function, const std::string& label, const Exec& exe
     zip_map_checked(function, label, exec, d, f, as_view(src));
 }
 
-/// (src + src^T) / 2, or (src + conj(src^T)) / 2 when `Hermitian`; in place when dst and src
-/// share their layout (the one overlap that reads a transposed layout).
+/// (src + src^T) / 2, or (src + conj(src^T)) / 2 when `Hermitian`, by pairs of blocks (each
+/// source element read once); in place when dst and src share their layout (the one overlap
+/// that reads a transposed layout).
 template <bool Hermitian, class Exec, class D, class S>
 void symmetrize(const char* function, const std::string& label, const Exec& exec, const D& dst,
                 const S& src) {
   const auto& d = as_view(dst);
   const auto& s = as_view(src);
+  using DV = std::decay_t<decltype(d)>;
+  using SV = std::decay_t<decltype(s)>;
+  using T = typename DV::value_type;
+  static_assert(!std::is_const_v<typename DV::element_type>,
+                "strided: the destination view must not be a view of const elements");
+  static_assert(std::is_same_v<T, typename SV::value_type>,
+                "strided::symmetrize: needs one element type");
+  check_accessible<Exec, DV>();
+  check_accessible<Exec, SV>();
+  compat::ScopedRegion region(label);
   if (s.rank() != 2)
     throw_error(ErrorCode::RankMismatch, function, "needs a rank-2 source, got rank ", s.rank());
   if (s.extent(0) != s.extent(1))
     throw_error(ErrorCode::NonSquare, function, "source is ", s.extent(0), " x ", s.extent(1));
-  using DV = std::decay_t<decltype(d)>;
-  using SV = std::decay_t<decltype(s)>;
-  using T = typename DV::value_type;
-  if (!same_layout(memory_of(d), memory_of(s))) {
-    if constexpr (Hermitian)
-      zip_map_checked(function, label, exec, d, HalfSumFn<T>{}, s, s.adjoint());
-    else
-      zip_map_checked(function, label, exec, d, HalfSumFn<T>{}, s, s.transpose());
-    return;
-  }
-  static_assert(std::is_same_v<T, typename SV::value_type>,
-                "strided::symmetrize: in place needs one element type");
-  check_accessible<Exec, DV>();
-  compat::ScopedRegion region(label);
   check_same_shape(function, d, s);
-  const SymmetrizeInPlace<T, typename DV::op_type, typename SV::op_type, Hermitian> kernel{
-      d.data(), d.stride(0), d.stride(1), d.extent(0)};
+  check_output(function, d);
+  check_no_overlap(function, d, s, 0);
+  const std::size_t n = d.extent(0);
+  if (n == 0) return;
+  using Kernel = SymmetrizeBlocks<T, T, typename DV::op_type, typename SV::op_type, Hermitian>;
+  const std::size_t blocks = (n + Kernel::BLOCK - 1) / Kernel::BLOCK;
+  // The kernel streams along axis 1: give it the source's smaller stride there.
+  const int a1 = magnitude(s.stride(0)) < magnitude(s.stride(1)) ? 0 : 1, a0 = 1 - a1;
+  const Kernel kernel{d.data(),     s.data(), d.stride(a0), d.stride(a1), s.stride(a0),
+                      s.stride(a1), n,        blocks};
   if constexpr (compat::is_host_space_v<Exec>) {
     if (may_run_inline<Exec>() && (d.size() <= INLINE_ELEMENTS || compat::concurrency(exec) == 1)) {
-      for (std::size_t i = 0; i < d.extent(0); ++i) kernel(i);
+      for (std::size_t item = 0; item < blocks * blocks; ++item) kernel(item);
       return;
     }
   }
   Kokkos::parallel_for(
       label,
       Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<std::size_t>>(
-          exec, 0, d.extent(0)),
+          exec, 0, blocks * blocks),
       kernel);
 }
 
