@@ -1,17 +1,15 @@
-// STREAM-like limits over 256 MiB arrays, in the same run as the kernels they judge: copy (with
-// and without non-temporal stores), read-only sum and a + b.
+// STREAM-like limits over 256 MiB arrays, in the same run as the kernels they judge: copy and
+// a + b (with and without non-temporal stores) and a read-only sum. The kernels are shared with
+// strided-report (stream_kernels.hpp).
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "bench_common.hpp"
+#include "stream_kernels.hpp"
 
 namespace {
 
-using strided_bench::Exec;
 constexpr std::size_t N = (std::size_t(256) << 20) / sizeof(double);
 
 struct Arrays {
@@ -21,54 +19,20 @@ struct Arrays {
 
 void limit_copy(benchmark::State& state) {
   auto& s = Arrays::get();
-  const double* a = s.a.data();
-  double* c = s.c.data();
-  for (auto _ : state) {
-    Kokkos::parallel_for(
-        "limit::copy", Kokkos::RangePolicy<Exec>(0, N),
-        KOKKOS_LAMBDA(std::size_t i) { c[i] = a[i]; });
-    Kokkos::fence();
-  }
+  for (auto _ : state) strided_perf::stream_copy(s.a.data(), s.c.data(), N);
   strided_bench::set_bytes(state, 2.0 * N * sizeof(double));
 }
 
 void limit_copy_nt(benchmark::State& state) {
   auto& s = Arrays::get();
-  const double* a = s.a.data();
-  double* c = s.c.data();
-  for (auto _ : state) {
-    Kokkos::parallel_for(
-        "limit::copy_nt", Kokkos::RangePolicy<Exec>(0, N / 2), KOKKOS_LAMBDA(std::size_t i) {
-#if defined(__SSE2__)
-          _mm_stream_pd(c + 2 * i, _mm_load_pd(a + 2 * i));
-#else
-          c[2 * i] = a[2 * i];
-          c[2 * i + 1] = a[2 * i + 1];
-#endif
-        });
-    Kokkos::fence();
-  }
+  for (auto _ : state) strided_perf::stream_copy_nt(s.a.data(), s.c.data(), N);
   strided_bench::set_bytes(state, 2.0 * N * sizeof(double));
 }
 
-/// Read-only sum with 8 independent accumulators per block of 1024 elements, so the loop is
-/// bound by memory, not by the latency of one chain of additions.
 void limit_read(benchmark::State& state) {
   auto& s = Arrays::get();
-  const double* a = s.a.data();
-  constexpr std::size_t block = 1024;
   for (auto _ : state) {
-    double total = 0;
-    Kokkos::parallel_reduce(
-        "limit::read", Kokkos::RangePolicy<Exec>(0, N / block),
-        KOKKOS_LAMBDA(std::size_t b, double& acc) {
-          double part[8] = {};
-          for (std::size_t i = b * block; i < (b + 1) * block; i += 8)
-            for (int l = 0; l < 8; ++l) part[l] += a[i + static_cast<std::size_t>(l)];
-          acc += ((part[0] + part[1]) + (part[2] + part[3])) +
-                 ((part[4] + part[5]) + (part[6] + part[7]));
-        },
-        total);
+    double total = strided_perf::stream_read(s.a.data(), N);
     benchmark::DoNotOptimize(total);
   }
   strided_bench::set_bytes(state, 1.0 * N * sizeof(double));
@@ -76,15 +40,13 @@ void limit_read(benchmark::State& state) {
 
 void limit_add(benchmark::State& state) {
   auto& s = Arrays::get();
-  const double* a = s.a.data();
-  const double* b = s.b.data();
-  double* c = s.c.data();
-  for (auto _ : state) {
-    Kokkos::parallel_for(
-        "limit::add", Kokkos::RangePolicy<Exec>(0, N),
-        KOKKOS_LAMBDA(std::size_t i) { c[i] = a[i] + b[i]; });
-    Kokkos::fence();
-  }
+  for (auto _ : state) strided_perf::stream_add(s.a.data(), s.b.data(), s.c.data(), N);
+  strided_bench::set_bytes(state, 3.0 * N * sizeof(double));
+}
+
+void limit_add_nt(benchmark::State& state) {
+  auto& s = Arrays::get();
+  for (auto _ : state) strided_perf::stream_add_nt(s.a.data(), s.b.data(), s.c.data(), N);
   strided_bench::set_bytes(state, 3.0 * N * sizeof(double));
 }
 
@@ -92,5 +54,6 @@ BENCHMARK(limit_copy)->Name("limit/copy")->UseRealTime()->Unit(benchmark::kMilli
 BENCHMARK(limit_copy_nt)->Name("limit/copy_nt")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(limit_read)->Name("limit/read")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(limit_add)->Name("limit/add")->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(limit_add_nt)->Name("limit/add_nt")->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

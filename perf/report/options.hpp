@@ -1,0 +1,39 @@
+#ifndef STRIDED_REPORT_OPTIONS_HPP
+#define STRIDED_REPORT_OPTIONS_HPP
+
+// The report's command line. Parsed before Kokkos starts, because --threads decides how Kokkos
+// is initialized; arguments meant for Kokkos itself (--kokkos-*) are passed through.
+#include <string>
+#include <vector>
+
+namespace strided_report {
+
+struct Options {
+  int threads = 0;       ///< 0: Kokkos' own default (environment, --kokkos-threads)
+  std::string only;      ///< run only workloads whose id contains this
+  bool quick = false;    ///< smaller sizes, fewer repetitions
+  bool json = false;     ///< one JSON object per measured row
+  bool explain = false;  ///< the plan chosen for each workload
+  bool help = false;
+  bool determinism_probe = false;        ///< internal: child of the determinism check
+  std::vector<std::string> kokkos_args;  ///< --kokkos-* arguments, passed to Kokkos unchanged
+
+  /// Whether a workload (or section) with this id is selected by --only.
+  bool selects(const std::string& id) const {
+    return only.empty() || id.find(only) != std::string::npos;
+  }
+};
+
+/// Parses argv; throws std::invalid_argument with a message on a bad argument.
+Options parse_options(int argc, char* argv[]);
+
+/// The --help text.
+const char* usage();
+
+/// argv for Kokkos::initialize: the program name, the --kokkos-* arguments, and the thread count
+/// under the option name of the Kokkos version in use. The strings must outlive initialize.
+std::vector<std::string> kokkos_arguments(const Options& options, const char* program);
+
+}  // namespace strided_report
+
+#endif

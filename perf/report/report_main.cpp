@@ -1,0 +1,141 @@
+// strided-report: the performance report of the README. Starts Kokkos at the requested thread
+// count, measures the bandwidth limits, runs the selected workloads of PERFORMANCE.md beside
+// their peers, shows the determinism contract, and prints the table, plans, JSON and summary.
+#include <Kokkos_Core.hpp>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <strided/strided.hpp>
+#include <string>
+#include <vector>
+
+#include "determinism.hpp"
+#include "limits.hpp"
+#include "options.hpp"
+#include "print.hpp"
+#include "progress.hpp"
+#include "sizes.hpp"
+#include "timing.hpp"
+#include "workloads.hpp"
+
+namespace strided_report {
+
+namespace {
+
+#if defined(STRIDED_REPORT_HAVE_KOKKOSKERNELS)
+constexpr bool have_kokkoskernels = true;
+#else
+constexpr bool have_kokkoskernels = false;
+#endif
+
+void print_header(const Options& options, int threads, const Repetitions& reps) {
+  std::printf("strided-report: Strided %s on Kokkos %d.%d.%d, %s with %d thread%s%s\n",
+              strided::version_string, KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100,
+              KOKKOS_VERSION % 100, Kokkos::DefaultHostExecutionSpace::name(), threads,
+              threads == 1 ? "" : "s",
+              have_kokkoskernels ? ", KokkosBlas peers" : " (built without Kokkos Kernels)");
+  char count[96];
+  if (reps.min == reps.max)
+    std::snprintf(count, sizeof count, "%d repetitions", reps.min);
+  else
+    std::snprintf(count, sizeof count,
+                  "%d to %d repetitions (stopping after %.0f s once %d are done)", reps.min,
+                  reps.max, reps.budget_s, reps.min);
+  std::printf(
+      "%s sizes; one warm-up, then %s, median quoted;\nbytes = operands read once + "
+      "outputs written once\n",
+      options.quick ? "--quick: reduced" : "PERFORMANCE.md", count);
+  std::fflush(stdout);  // before the progress line starts on stderr
+}
+
+std::vector<WorkloadResult> run_workloads(const std::vector<Workload>& workloads,
+                                          const Options& options, const Sizes& sizes,
+                                          const Repetitions& reps, Progress& progress) {
+  std::vector<WorkloadResult> results;
+  for (std::size_t k = 0; k < workloads.size(); ++k) {
+    const Workload& w = workloads[k];
+    WorkloadResult result;
+    result.id = w.id;
+    result.limit = w.limit;
+    result.targets = w.targets;
+    const std::string step =
+        "[" + std::to_string(k + 1) + "/" + std::to_string(workloads.size()) + "]";
+    Bench bench(result, sizes, reps, options.explain, progress, step);
+    w.run(bench);
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
+int run_report(const Options& options) {
+  const Sizes sizes = options.quick ? Sizes::quick() : Sizes::full();
+  const Repetitions reps = options.quick ? Repetitions{3, 3, 0.0} : Repetitions{5, 11, 1.0};
+  std::vector<Workload> workloads;
+  for (Workload& w : all_workloads())
+    if (options.selects(w.id)) workloads.push_back(std::move(w));
+  const bool with_determinism = options.selects("determinism");
+  if (workloads.empty() && !with_determinism) {
+    std::fprintf(stderr, "strided-report: no workload id contains '%s'\n", options.only.c_str());
+    return 2;
+  }
+
+  const int threads = static_cast<int>(Kokkos::DefaultHostExecutionSpace().concurrency());
+  print_header(options, threads, reps);
+  Progress progress;
+  // Limits before and after the workloads: the machine's bandwidth drifts during a run.
+  Limits before, after;
+  std::vector<WorkloadResult> results;
+  if (!workloads.empty()) {
+    before = measure_limits(sizes.limit_bytes, reps, progress);
+    results = run_workloads(workloads, options, sizes, reps, progress);
+    after = measure_limits(sizes.limit_bytes, reps, progress);
+  }
+  std::optional<DeterminismReport> determinism;
+  if (with_determinism) determinism = check_determinism(progress);
+  progress.clear();
+
+  const Limits limits = best_of(before, after);
+  if (!workloads.empty()) {
+    print_limits(before, after, sizes.limit_bytes);
+    print_table(results, limits);
+    if (options.explain) print_plans(results);
+  }
+  if (determinism) print_determinism(*determinism);
+  if (options.json) print_json(results, limits, threads);
+  print_summary(results, limits, threads, options.quick, determinism ? &*determinism : nullptr);
+
+  bool ok = !determinism || determinism->identical();
+  for (const WorkloadResult& r : results) ok = ok && r.correct();
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+}  // namespace strided_report
+
+int main(int argc, char* argv[]) {
+  using namespace strided_report;
+  Options options;
+  try {
+    options = parse_options(argc, argv);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "strided-report: %s\n\n%s", e.what(), usage());
+    return 2;
+  }
+  if (options.help) {
+    std::fputs(usage(), stdout);
+    return 0;
+  }
+  std::vector<std::string> args = kokkos_arguments(options, argv[0]);
+  std::vector<char*> kokkos_argv;
+  for (std::string& a : args) kokkos_argv.push_back(a.data());
+  int kokkos_argc = static_cast<int>(kokkos_argv.size());
+  kokkos_argv.push_back(nullptr);
+  Kokkos::ScopeGuard kokkos(kokkos_argc, kokkos_argv.data());
+  try {
+    return options.determinism_probe ? run_determinism_probe() : run_report(options);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "\nstrided-report: %s\n", e.what());
+    return 1;
+  }
+}

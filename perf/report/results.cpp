@@ -1,0 +1,77 @@
+#include "results.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace strided_report {
+
+const char* to_string(LimitKind kind) {
+  switch (kind) {
+    case LimitKind::Copy:
+      return "copy";
+    case LimitKind::Read:
+      return "read";
+    case LimitKind::Add:
+      return "a+b";
+  }
+  return "?";
+}
+
+double Limits::best(LimitKind kind) const {
+  switch (kind) {
+    case LimitKind::Copy:
+      return std::max(copy.gbps(), copy_nt.gbps());
+    case LimitKind::Read:
+      return read.gbps();
+    case LimitKind::Add:
+      return std::max(add.gbps(), add_nt.gbps());
+  }
+  return 0;
+}
+
+Limits best_of(const Limits& a, const Limits& b) {
+  auto faster = [](const Row& x, const Row& y) { return x.gbps() >= y.gbps() ? x : y; };
+  return {faster(a.copy, b.copy), faster(a.copy_nt, b.copy_nt), faster(a.read, b.read),
+          faster(a.add, b.add), faster(a.add_nt, b.add_nt)};
+}
+
+const Row* WorkloadResult::find(const std::string& variant) const {
+  for (const Row& r : rows)
+    if (r.variant == variant) return &r;
+  return nullptr;
+}
+
+bool WorkloadResult::correct() const {
+  return std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.correct; });
+}
+
+namespace {
+
+std::string formatted(const char* pattern, double value, const std::string& what) {
+  char text[64];
+  std::snprintf(text, sizeof text, pattern, value, what.c_str());
+  return text;
+}
+
+}  // namespace
+
+std::vector<Verdict> judge(const WorkloadResult& w, const Limits& limits) {
+  std::vector<Verdict> verdicts;
+  const Row* strided = w.find("strided");
+  if (!strided) return verdicts;
+  for (const Target& t : w.targets) {
+    if (t.kind == Target::Kind::OfLimit) {
+      const double fraction = strided->gbps() / limits.best(w.limit);
+      verdicts.push_back({fraction >= t.value,
+                          formatted(">=%.0f%% %s", 100 * t.value, to_string(w.limit)),
+                          formatted("%.0f%% %s", 100 * fraction, to_string(w.limit))});
+    } else if (const Row* peer = w.find(t.peer)) {
+      const double ratio = strided->seconds / peer->seconds;
+      verdicts.push_back({ratio <= t.value, formatted("<=%.2fx %s", t.value, t.peer),
+                          formatted("%.2fx %s", ratio, t.peer)});
+    }
+  }
+  return verdicts;
+}
+
+}  // namespace strided_report

@@ -1,0 +1,73 @@
+#ifndef STRIDED_REPORT_RESULTS_HPP
+#define STRIDED_REPORT_RESULTS_HPP
+
+// What a run measures, as plain values: the bandwidth limits, and for each workload its rows
+// (Strided first, then the peers), its targets and whether it meets them.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace strided_report {
+
+/// The limit a workload is judged against (PERFORMANCE.md, "Targets").
+enum class LimitKind { Copy, Read, Add };
+
+const char* to_string(LimitKind kind);
+
+/// One measured variant of a workload (or one STREAM kernel).
+struct Row {
+  std::string variant;  ///< "strided" or the peer's name
+  double seconds = 0;   ///< median time of one call
+  double bytes = 0;     ///< logical bytes of one call: operands read once, outputs written once
+  bool correct = true;
+  double gbps() const { return seconds > 0 ? bytes / seconds * 1e-9 : 0; }
+};
+
+/// The STREAM-like kernels: copy and a+b with plain and with non-temporal stores, and a read.
+struct Limits {
+  Row copy, copy_nt, read, add, add_nt;
+  /// The limit of a kind in GB/s: the best of its store variants.
+  double best(LimitKind kind) const;
+};
+
+/// Each kernel's faster row of `a` and `b` (limits measured before and after the workloads).
+Limits best_of(const Limits& a, const Limits& b);
+
+/// A performance target: a fraction of the workload's limit, or a ceiling on Strided's time
+/// relative to a peer's (W8 against a hand loop, the reproducible sum against parallel_reduce).
+struct Target {
+  enum class Kind { OfLimit, TimeRatio } kind = Kind::OfLimit;
+  double value = 0;
+  std::string peer;  ///< TimeRatio only
+
+  static Target of_limit(double fraction) { return {Kind::OfLimit, fraction, {}}; }
+  static Target time_ratio(double ratio, std::string peer) {
+    return {Kind::TimeRatio, ratio, std::move(peer)};
+  }
+};
+
+struct WorkloadResult {
+  std::string id;
+  LimitKind limit = LimitKind::Copy;
+  std::vector<Target> targets;
+  std::vector<Row> rows;  ///< rows[0] is Strided's
+  std::string plan;       ///< strided::explain output, with --explain
+  bool per_call = false;  ///< W8: call overhead, shown in ns per call rather than as bandwidth
+
+  const Row* find(const std::string& variant) const;
+  bool correct() const;
+};
+
+/// How a workload fares against one of its targets.
+struct Verdict {
+  bool met = false;
+  std::string target;  ///< e.g. ">=85% copy", "<=1.5x hand_loop"
+  std::string actual;  ///< e.g. "33% copy", "1.31x hand_loop"
+};
+
+/// One verdict per target of `w` (none when Strided's row or the peer is missing).
+std::vector<Verdict> judge(const WorkloadResult& w, const Limits& limits);
+
+}  // namespace strided_report
+
+#endif

@@ -1,0 +1,43 @@
+// The closing summary: targets met and missed at this thread count, wrong results, and the
+// determinism verdict.
+#include <cstdio>
+#include <string>
+
+#include "print.hpp"
+
+namespace strided_report {
+
+void print_summary(const std::vector<WorkloadResult>& results, const Limits& limits, int threads,
+                   bool quick, const DeterminismReport* determinism) {
+  std::size_t judged = 0, met = 0;
+  std::string below, wrong;
+  for (const WorkloadResult& w : results) {
+    for (const Row& row : w.rows)
+      if (!row.correct) wrong += "\n  " + w.id + " " + row.variant;
+    const std::vector<Verdict> verdicts = judge(w, limits);
+    if (verdicts.empty()) continue;  // no target (W8 at 16 elements)
+    ++judged;
+    if (!w.find("strided")->correct) continue;  // a wrong result meets nothing; listed below
+    std::string missed;
+    for (const Verdict& v : verdicts)
+      if (!v.met) missed += (missed.empty() ? "" : ", ") + v.actual + ", target " + v.target;
+    if (missed.empty())
+      ++met;
+    else
+      below += "\n  " + w.id + ": " + missed;
+  }
+  std::printf("\nSummary at %d thread%s%s:\n", threads, threads == 1 ? "" : "s",
+              quick ? " (--quick: reduced sizes, the fractions are indicative only)" : "");
+  if (judged > 0)
+    std::printf("%zu of %zu workloads meet their PERFORMANCE.md targets.\n", met, judged);
+  if (!below.empty()) std::printf("Below target:%s\n", below.c_str());
+  if (wrong.empty())
+    std::printf("Every result checked: correct.\n");
+  else
+    std::printf("WRONG results:%s\n", wrong.c_str());
+  if (determinism)
+    std::printf("Reproducible reductions: %s.\n",
+                determinism->identical() ? "IDENTICAL bits everywhere" : "DIFFERENT bits");
+}
+
+}  // namespace strided_report

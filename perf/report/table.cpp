@@ -1,0 +1,97 @@
+// The human-readable part of the report: limits, the workload table and the plans.
+#include <cstdio>
+
+#include "print.hpp"
+
+namespace strided_report {
+
+std::string format_time(double seconds) {
+  char text[32];
+  if (seconds < 1e-6)
+    std::snprintf(text, sizeof text, "%.1f ns", seconds * 1e9);
+  else if (seconds < 1e-3)
+    std::snprintf(text, sizeof text, "%.2f us", seconds * 1e6);
+  else if (seconds < 1)
+    std::snprintf(text, sizeof text, "%.2f ms", seconds * 1e3);
+  else
+    std::snprintf(text, sizeof text, "%.2f s", seconds);
+  return text;
+}
+
+void print_limits(const Limits& before, const Limits& after, std::size_t array_bytes) {
+  const Limits best = best_of(before, after);
+  std::printf(
+      "\nBandwidth limits in GB/s (STREAM-like over arrays of %zu MiB, measured before and after "
+      "the workloads;\nthe limit of a kind is the best of its store variants and of both runs)\n",
+      array_bytes >> 20);
+  std::printf("  %-6s %8s %14s %8s   %s\n", "kind", "plain", "non-temporal", "limit",
+              "limit before / after");
+  auto line = [&](const char* kind, const Row& plain, const Row* nt, LimitKind k) {
+    char nt_text[16] = "-";
+    if (nt) std::snprintf(nt_text, sizeof nt_text, "%.2f", nt->gbps());
+    std::printf("  %-6s %8.2f %14s %8.2f   %.2f / %.2f\n", kind, plain.gbps(), nt_text,
+                best.best(k), before.best(k), after.best(k));
+  };
+  line("copy", best.copy, &best.copy_nt, LimitKind::Copy);
+  line("read", best.read, nullptr, LimitKind::Read);
+  line("a+b", best.add, &best.add_nt, LimitKind::Add);
+}
+
+namespace {
+
+/// One table line, without the trailing blanks of empty last columns.
+void print_line(const char* workload, const char* variant, const std::string& median,
+                const char* gbps, const char* fraction, const char* speedup,
+                const std::string& verdict, const std::string& target) {
+  char text[512];
+  std::snprintf(text, sizeof text, "%-18s %-22s %11s %8s %10s %9s  %-7s %s", workload, variant,
+                median.c_str(), gbps, fraction, speedup, verdict.c_str(), target.c_str());
+  std::string line = text;
+  line.erase(line.find_last_not_of(' ') + 1);
+  std::printf("%s\n", line.c_str());
+}
+
+}  // namespace
+
+void print_table(const std::vector<WorkloadResult>& results, const Limits& limits) {
+  std::printf(
+      "\nWorkloads (median of the repetitions; speed-up: how many times faster Strided is than "
+      "the peer)\n");
+  print_line("workload", "variant", "median", "GB/s", "of limit", "speed-up", "verdict",
+             "target (Strided's figure)");
+  for (const WorkloadResult& w : results) {
+    const Row* strided = w.find("strided");
+    const std::vector<Verdict> verdicts = judge(w, limits);
+    for (std::size_t r = 0; r < w.rows.size(); ++r) {
+      const Row& row = w.rows[r];
+      char gbps[16], fraction[24] = "-", speedup[16] = "";
+      std::snprintf(gbps, sizeof gbps, "%.2f", row.gbps());
+      if (!w.per_call)  // call overhead is not a bandwidth question
+        std::snprintf(fraction, sizeof fraction, "%.0f%% %s",
+                      100 * row.gbps() / limits.best(w.limit), to_string(w.limit));
+      if (strided && &row != strided)
+        std::snprintf(speedup, sizeof speedup, "%.2fx", row.seconds / strided->seconds);
+      std::string verdict, target;
+      if (!row.correct) {
+        verdict = "WRONG";
+      } else if (&row == strided && !verdicts.empty()) {
+        verdict = verdicts[0].met ? "meets" : "BELOW";
+        target = verdicts[0].target + " (" + verdicts[0].actual + ")";
+      }
+      print_line(r == 0 ? w.id.c_str() : "", row.variant.c_str(), format_time(row.seconds), gbps,
+                 fraction, speedup, verdict, target);
+      // Further targets of Strided's row on lines of their own.
+      for (std::size_t v = 1; &row == strided && row.correct && v < verdicts.size(); ++v)
+        print_line("", "", "", "", "", "", verdicts[v].met ? "meets" : "BELOW",
+                   verdicts[v].target + " (" + verdicts[v].actual + ")");
+    }
+  }
+}
+
+void print_plans(const std::vector<WorkloadResult>& results) {
+  std::printf("\nPlans (strided::explain(strided::plan(dst, srcs...)) for each workload)\n");
+  for (const WorkloadResult& w : results)
+    if (!w.plan.empty()) std::printf("%s: %s\n", w.id.c_str(), w.plan.c_str());
+}
+
+}  // namespace strided_report

@@ -1,0 +1,33 @@
+#ifndef STRIDED_REPORT_WORKLOADS_HPP
+#define STRIDED_REPORT_WORKLOADS_HPP
+
+// The workloads of PERFORMANCE.md. Each builds its data when it runs and frees it when done,
+// so that the report never holds more than one workload's arrays.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "results.hpp"
+
+namespace strided_report {
+
+struct Workload {
+  std::string id;  ///< "W1.perm3210": PERFORMANCE.md's id, with the size for W8
+  LimitKind limit;
+  std::vector<Target> targets;
+  /// Measures Strided ("strided", first) and then each peer through `bench`.
+  std::function<void(Bench&)> run;
+};
+
+std::vector<Workload> permute_workloads();      ///< W1, W2, W3, W9 (workloads_permute.cpp)
+std::vector<Workload> reduce_workloads();       ///< W4, W6 (workloads_reduce.cpp)
+std::vector<Workload> elementwise_workloads();  ///< W5, W7 (workloads_elementwise.cpp)
+std::vector<Workload> small_workloads();        ///< W8 (workloads_small.cpp)
+
+/// All of them, in the order of PERFORMANCE.md (W1 to W9).
+std::vector<Workload> all_workloads();
+
+}  // namespace strided_report
+
+#endif
