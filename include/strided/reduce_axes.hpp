@@ -117,13 +117,15 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
       (few_outputs && sub.tile_count > 1 && outputs * sub.count > INLINE_ELEMENTS);
   if (!buffered) {
     // Output tiles hold about max_tile_elements of work (outputs x reduced elements), so that
-    // few long reductions still spread over threads; each output's bits do not depend on it.
+    // few long reductions still spread over threads, but at least one sweep of outputs; each
+    // output's bits do not depend on it.
+    using Body = AxisBody<Dst, S, Fold, U>;
     PlannerOptions by_work = planner_options();
-    by_work.max_tile_elements =
-        std::max<std::size_t>(1, by_work.max_tile_elements / std::max<std::size_t>(1, sub.count));
+    by_work.max_tile_elements = std::max<std::size_t>(
+        Body::SWEEP, by_work.max_tile_elements / std::max<std::size_t>(1, sub.count));
     const Plan<S + 1> out =
         plan_over<S + 1>(split.kept, out_strides, out_sizes, src.extents().data(), by_work);
-    const AxisBody<Dst, S, Fold, U> body{Dst{dst.data()}, sub, fold, init};
+    const Body body{Dst{dst.data()}, sub, fold, init};
     if (uses_device_algorithm<Exec>())
       run_rows_teams(exec, out, body, label);
     else
