@@ -141,22 +141,22 @@ void symmetrize(const char* function, const std::string& label, const Exec& exec
   check_no_overlap(function, d, s, 0);
   const std::size_t n = d.extent(0);
   if (n == 0) return;
-  using Kernel = SymmetrizeBlocks<T, T, typename DV::op_type, typename SV::op_type, Hermitian>;
-  const std::size_t blocks = (n + Kernel::BLOCK - 1) / Kernel::BLOCK;
+  using Kernel = SymmetrizeBlocks<T, typename DV::op_type, typename SV::op_type, Hermitian>;
+  const std::size_t tiles = (n + Kernel::TILE - 1) / Kernel::TILE;
   // The kernel streams along axis 1: give it the source's smaller stride there.
   const int a1 = magnitude(s.stride(0)) < magnitude(s.stride(1)) ? 0 : 1, a0 = 1 - a1;
   const Kernel kernel{d.data(),     s.data(), d.stride(a0), d.stride(a1), s.stride(a0),
-                      s.stride(a1), n,        blocks};
+                      s.stride(a1), n,        tiles};
   if constexpr (compat::is_host_space_v<Exec>) {
     if (may_run_inline<Exec>() && (d.size() <= INLINE_ELEMENTS || compat::concurrency(exec) == 1)) {
-      for (std::size_t item = 0; item < blocks * blocks; ++item) kernel(item);
+      for (std::size_t item = 0; item < tiles * tiles; ++item) kernel(item);
       return;
     }
   }
   Kokkos::parallel_for(
       label,
       Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<std::size_t>>(
-          exec, 0, blocks * blocks),
+          exec, 0, tiles * tiles),
       kernel);
 }
 

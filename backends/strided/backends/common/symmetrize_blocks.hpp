@@ -8,72 +8,83 @@
 
 namespace strided::detail {
 
-/// dst = (A + op(A)^T) / 2 for an n x n matrix, by pairs of BLOCK x BLOCK blocks: work item
-/// (I, J) with I <= J reads blocks (I, J) and (J, I) of the source once and writes both blocks
-/// of the destination, so the source is read once (not twice, as an element-wise A + A^T
-/// would). Both source blocks are read before either destination block is written, so dst may
-/// be the source itself (same layout). `Hermitian` conjugates the transposed term. Items with
-/// I > J do nothing (a dynamic schedule balances the triangle). The formula is unchanged by
-/// transposing both matrices, so callers may swap the axes to put the smaller stride on axis 1.
-template <class Dst, class Src, class DstOp, class SrcOp, bool Hermitian>
+/// dst = (A + op(A)^T) / 2 for an n x n matrix, by pairs of tiles: work item (I, J) with I <= J
+/// reads tiles (I, J) and (J, I) of the source once and writes both tiles of the destination,
+/// so the source is read once (an element-wise A + A^T reads it twice). Inside a pair of tiles,
+/// pairs of M x M micro-blocks (one cache line per row) are read whole, combined in registers
+/// and written whole, walking the tiles along axis 1 (callers put the smaller stride there) so
+/// that every row is a sequential stream. Both micro-blocks are read before either is written,
+/// so dst may be the source itself (same layout). `Hermitian` conjugates the transposed term.
+/// Items with I > J do nothing (a dynamic schedule balances the triangle). The formula is
+/// unchanged by transposing both matrices, which is why callers may swap the axes.
+template <class T, class DstOp, class SrcOp, bool Hermitian>
 struct SymmetrizeBlocks {
-  Dst* dst;
-  const Src* src;
+  T* dst;
+  const T* src;
   std::ptrdiff_t d0, d1, s0, s1;  ///< strides of both axes
   std::size_t n;
-  std::size_t blocks;  ///< ceil(n / BLOCK)
+  std::size_t tiles;  ///< ceil(n / TILE) per axis
 
-  /// Four blocks of about 8 KiB each: the pair read and the pair written fit a 32 KiB L1.
-  static constexpr std::size_t BLOCK = sizeof(Dst) > 8 || sizeof(Src) > 8 ? 16 : 32;
-
-  KOKKOS_INLINE_FUNCTION static Src mirror(const Src& x) {
-    if constexpr (Hermitian)
-      return conj_value(x);
-    else
-      return x;
-  }
-  KOKKOS_INLINE_FUNCTION static Dst mirror_dst(const Dst& x) {
-    if constexpr (Hermitian)
-      return conj_value(x);
-    else
-      return x;
-  }
+  /// Micro-blocks of one 64-byte line per row; tiles of 1 KiB rows (four tiles stay in L2).
+  static constexpr std::size_t M = sizeof(T) >= 16 ? 4 : (sizeof(T) >= 8 ? 8 : 16);
+  static constexpr std::size_t TILE = 1024 / sizeof(T) < M ? M : 1024 / sizeof(T);
 
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t item) const {
-    const std::size_t bi = item / blocks, bj = item % blocks;
-    if (bi > bj) return;
-    const bool diagonal = bi == bj;
-    const std::size_t i0 = bi * BLOCK, j0 = bj * BLOCK;
-    const std::size_t ni = n - i0 < BLOCK ? n - i0 : BLOCK;
-    const std::size_t nj = n - j0 < BLOCK ? n - j0 : BLOCK;
-    // The far block (J, I) goes through two small buffers, so that every access to the big
-    // matrices runs along axis 1 (the callers put the unit stride there): strided columns of a
-    // power-of-two matrix would all land in one cache set.
-    Src far[BLOCK * BLOCK];  // far[i * BLOCK + j] = op(src(j0 + j, i0 + i))
-    Dst out[BLOCK * BLOCK];  // out[j * BLOCK + i] = what dst(j0 + j, i0 + i) receives
-    for (std::size_t j = 0; j < nj; ++j) {
-      const Src* row = src + at(j0 + j, s0) + at(i0, s1);
-      for (std::size_t i = 0; i < ni; ++i) far[i * BLOCK + j] = SrcOp::apply(row[at(i, s1)]);
-    }
-    for (std::size_t i = 0; i < ni; ++i) {
-      const Src* row = src + at(i0 + i, s0) + at(j0, s1);
-      Dst* to = dst + at(i0 + i, d0) + at(j0, d1);
-      // On a diagonal block only j >= i: the pair (j, i) is the same element pair.
-      for (std::size_t j = diagonal ? i : 0; j < nj; ++j) {
-        const Src a = SrcOp::apply(row[at(j, s1)]);
-        const Dst v = static_cast<Dst>((a + mirror(far[i * BLOCK + j])) / static_cast<Dst>(2));
-        to[at(j, d1)] = DstOp::apply(v);
-        out[j * BLOCK + i] = DstOp::apply(mirror_dst(v));
+    const std::size_t ti = item / tiles, tj = item % tiles;
+    if (ti > tj) return;
+    const std::size_t i0 = ti * TILE, j0 = tj * TILE;
+    const std::size_t i1 = n - i0 < TILE ? n : i0 + TILE;
+    const std::size_t j1 = n - j0 < TILE ? n : j0 + TILE;
+    for (std::size_t i = i0; i < i1; i += M)
+      for (std::size_t j = ti == tj ? i : j0; j < j1; j += M) {
+        const std::size_t mi = i1 - i < M ? i1 - i : M, mj = j1 - j < M ? j1 - j : M;
+        if (i == j)
+          pair<false, true, false>(i, j, mi, mj);
+        else if (mi == M && mj == M && s1 == 1 && d1 == 1)
+          pair<true, false, true>(i, j, M, M);  // the common case, fully unrolled
+        else if (mi == M && mj == M)
+          pair<true, false, false>(i, j, M, M);
+        else
+          pair<false, false, false>(i, j, mi, mj);
       }
-    }
-    for (std::size_t j = 0; j < nj; ++j) {
-      Dst* to = dst + at(j0 + j, d0) + at(i0, d1);
-      const std::size_t last = diagonal ? j : ni;  // (the diagonal was written above)
-      for (std::size_t i = 0; i < last; ++i) to[at(i, d1)] = out[j * BLOCK + i];
-    }
   }
 
  private:
+  /// Micro-blocks (r, c) and (c, r). `Full` blocks have compile-time bounds; on the diagonal
+  /// only the upper triangle's pairs exist (and the diagonal itself). `Unit`: both matrices
+  /// have unit stride on axis 1, known at compile time so rows load and store as vectors.
+  template <bool Full, bool Diagonal, bool Unit>
+  KOKKOS_FORCEINLINE_FUNCTION void pair(std::size_t r, std::size_t c, std::size_t mi,
+                                        std::size_t mj) const {
+    const std::size_t ni = Full ? M : mi, nj = Full ? M : mj;
+    const std::ptrdiff_t s1 = Unit ? 1 : this->s1, d1 = Unit ? 1 : this->d1;
+    T near[M][M], far[M][M], up[M][M], low[M][M];
+    for (std::size_t j = 0; j < nj; ++j)
+      for (std::size_t i = 0; i < ni; ++i)
+        far[j][i] = SrcOp::apply(src[at(c + j, s0) + at(r + i, s1)]);
+    for (std::size_t i = 0; i < ni; ++i)
+      for (std::size_t j = 0; j < nj; ++j)
+        near[i][j] = SrcOp::apply(src[at(r + i, s0) + at(c + j, s1)]);
+    for (std::size_t i = 0; i < ni; ++i)
+      for (std::size_t j = Diagonal ? i : 0; j < nj; ++j) {
+        const T v = static_cast<T>((near[i][j] + mirror(far[j][i])) / static_cast<T>(2));
+        up[i][j] = DstOp::apply(v);
+        low[j][i] = DstOp::apply(mirror(v));
+      }
+    for (std::size_t i = 0; i < ni; ++i)
+      for (std::size_t j = Diagonal ? i : 0; j < nj; ++j)
+        dst[at(r + i, d0) + at(c + j, d1)] = up[i][j];
+    for (std::size_t j = 0; j < nj; ++j)
+      for (std::size_t i = 0; i < (Diagonal ? j : ni); ++i)
+        dst[at(c + j, d0) + at(r + i, d1)] = low[j][i];
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION static T mirror(const T& x) {
+    if constexpr (Hermitian)
+      return conj_value(x);
+    else
+      return x;
+  }
   KOKKOS_FORCEINLINE_FUNCTION static std::ptrdiff_t at(std::size_t i, std::ptrdiff_t stride) {
     return static_cast<std::ptrdiff_t>(i) * stride;
   }
