@@ -10,6 +10,7 @@
 
 #include "strided/backends/common/stream_store.hpp"
 #include "strided/backends/common/tuple.hpp"
+#include "strided/backends/common/unroll.hpp"
 #include "strided/core/plan.hpp"
 #include "strided/element_ops.hpp"
 
@@ -63,7 +64,7 @@ struct MapBody {
 
   /// A plain copy between one element type with no ops: unit runs are memcpy.
   template <std::size_t... I>
-  static constexpr bool is_memcpy() {
+  KOKKOS_INLINE_FUNCTION static constexpr bool is_memcpy() {
     if constexpr (sizeof...(I) != 1 || !has_plain_copy<F>::value) {
       return false;
     } else {
@@ -132,8 +133,7 @@ struct MapBody {
             }
           }
         }
-        for (; i < n0; ++i)
-          d[i] = write(f(get<I>(srcs).read(off[I + 1] + jj * s1[I + 1] + ii(i))...));
+        unit_run(d, i, n0, Srcs{get<I>(srcs).ptr + (off[I + 1] + jj * s1[I + 1])}...);
       } else {
         const std::ptrdiff_t sd = s0[0];
         for (std::size_t i = 0; i < n0; ++i)
@@ -141,6 +141,14 @@ struct MapBody {
               write(f(get<I>(srcs).read(off[I + 1] + jj * s1[I + 1] + ii(i) * s0[I + 1])...));
       }
     }
+  }
+
+  /// d[i] = f(src[i]...) for i in [begin, n): operands rebased to the run's start, so that the
+  /// loop is plain pointer indexing the compiler vectorizes.
+  KOKKOS_FORCEINLINE_FUNCTION void unit_run(value_type* d, std::size_t begin, std::size_t n,
+                                            const Srcs&... src) const {
+    STRIDED_UNROLL_4
+    for (std::size_t i = begin; i < n; ++i) d[i] = write(f(src.read(ii(i))...));
   }
 
   /// B x B blocks, walking along axis 1 (where a source streams) for each band of B rows of

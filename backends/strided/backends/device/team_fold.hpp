@@ -81,7 +81,9 @@ struct TeamFold {
 
   /// Lanes as vector lanes on GPUs (adjacent threads), as team threads on host spaces.
   static constexpr int vector_length = compat::is_host_space_v<Exec> ? 1 : REDUCE_LANES;
-  static constexpr std::size_t scratch_bytes() { return sizeof(TeamLanes<U>); }
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t scratch_bytes() {
+    return sizeof(TeamLanes<U>);
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const std::size_t t = first_tile + static_cast<std::size_t>(team.league_rank());

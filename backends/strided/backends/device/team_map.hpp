@@ -32,7 +32,9 @@ struct TeamMap {
   bool transposed;
   std::size_t first_tile;
 
-  static constexpr std::size_t scratch_bytes() { return BLOCK * PITCH * sizeof(value_type); }
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t scratch_bytes() {
+    return BLOCK * PITCH * sizeof(value_type);
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const TeamTile<N> tile(plan, first_tile + static_cast<std::size_t>(team.league_rank()));
