@@ -1258,4 +1258,24 @@ TEST(MakePlan, HighRankReversalIsGatheredIntoTwoTableAxes) {
   EXPECT_NE(plan_of<2>(e, {row, reversed}, 8, off).strategy, Strategy::Gather);
 }
 
+TEST(MakePlan, TransposesOfShortAxesAreGatheredIntoLongRows) {
+  // A row-major output and a column-major source with inner extents 16 and 4: a transpose
+  // whose tiles would have rows of 16 and 4 elements. Gathered, the tile is 256 x 256, rows of
+  // 2 KiB for both operands.
+  const Extents e = {4, 4, 4, 4, 16, 16};
+  const Strides row = row_major_strides(e), col = col_major_strides(e);
+  const auto p = plan_of<2>(e, {row, col});
+  EXPECT_EQ(p.strategy, Strategy::Gather);
+  ASSERT_EQ(p.dims[0], 256u);
+  ASSERT_EQ(p.dims[1], 256u);
+  for (int k = 0; k < 256; ++k) {
+    EXPECT_EQ(p.table[0][0][k], k);  // output: contiguous
+    EXPECT_EQ(p.table[1][1][k], k);  // source: contiguous
+  }
+  EXPECT_EQ(p.tile_count, 1u);
+  expect_visits_match<2>(p, e, {row, col});
+  // Short inner axes that every operand shares stay a plain (flat or tiled) plan.
+  EXPECT_NE(plan_of<2>({3, 4, 30}, {{120, 30, 1}, {30, 90, 1}}).strategy, Strategy::Gather);
+}
+
 }  // namespace

@@ -11,7 +11,7 @@ namespace strided::detail {
 inline constexpr int MAX_PLAN_RANK = 64;
 
 /// Most elements of one gathered axis (the length of its offset tables).
-inline constexpr int GATHER_MAX = 64;
+inline constexpr int GATHER_MAX = 256;
 
 enum class Strategy {
   Empty,      ///< some extent is 0: nothing to do

@@ -82,11 +82,29 @@ struct MapBody {
                                                const std::ptrdiff_t (*t0)[GATHER_MAX],
                                                const std::ptrdiff_t (*t1)[GATHER_MAX],
                                                std::index_sequence<I...>) const {
-    for (std::size_t j = 0; j < n1; ++j) {
-      value_type* d = dst.ptr + (off[0] + t1[0][j]);
-      const std::ptrdiff_t row[] = {(off[I + 1] + t1[I + 1][j])...};
-      for (std::size_t i = 0; i < n0; ++i)
-        d[t0[0][i]] = write(f(get<I>(srcs).read(row[I] + t0[I + 1][i])...));
+    // B x B blocks as in run_transposed: the sources are read along j (their fast group), the
+    // destination written along i (its fast group), each through whole lines.
+    for (std::size_t i0 = 0; i0 < n0; i0 += B) {
+      const std::size_t bi = n0 - i0 < B ? n0 - i0 : B;
+      // A band whose destination elements are one contiguous line stores (streams) it whole.
+      bool dense = bi == B;
+      for (std::size_t i = 1; dense && i < B; ++i) dense = t0[0][i0 + i] == t0[0][i0] + ii(i);
+      for (std::size_t j0 = 0; j0 < n1; j0 += B) {
+        const std::size_t bj = n1 - j0 < B ? n1 - j0 : B;
+        value_type buffer[B * B];
+        for (std::size_t i = 0; i < bi; ++i) {
+          const std::ptrdiff_t row[] = {(off[I + 1] + t0[I + 1][i0 + i])...};
+          for (std::size_t j = 0; j < bj; ++j)
+            buffer[j * B + i] = write(f(get<I>(srcs).read(row[I] + t1[I + 1][j0 + j])...));
+        }
+        for (std::size_t j = 0; j < bj; ++j) {
+          value_type* d = dst.ptr + (off[0] + t1[0][j0 + j]);
+          if (dense)
+            store_row(d + t0[0][i0], buffer + j * B);
+          else
+            for (std::size_t i = 0; i < bi; ++i) d[t0[0][i0 + i]] = buffer[j * B + i];
+        }
+      }
     }
   }
 
@@ -188,15 +206,22 @@ struct MapBody {
     }
     for (std::size_t j = 0; j < nj; ++j) {
       value_type* d = dst.ptr + (off[0] + ii(j0 + j) * s1[0] + ii(i0));
-      const value_type* v = buffer + j * B;
-      if constexpr (can_stream_v<value_type> && Full) {
-        if (stream && stream_aligned(d)) {
-          for (std::size_t i = 0; i < B; i += stream_width<value_type>) stream_store(d + i, v + i);
-          continue;
-        }
-      }
-      for (std::size_t i = 0; i < ni; ++i) d[i] = v[i];
+      if constexpr (Full)
+        store_row(d, buffer + j * B);
+      else
+        for (std::size_t i = 0; i < ni; ++i) d[i] = buffer[j * B + i];
     }
+  }
+
+  /// B contiguous destination elements from a block buffer: one line, streamed when asked.
+  KOKKOS_FORCEINLINE_FUNCTION void store_row(value_type* d, const value_type* v) const {
+    if constexpr (can_stream_v<value_type>) {
+      if (stream && stream_aligned(d)) {
+        for (std::size_t i = 0; i < B; i += stream_width<value_type>) stream_store(d + i, v + i);
+        return;
+      }
+    }
+    for (std::size_t i = 0; i < B; ++i) d[i] = v[i];
   }
 
   KOKKOS_FORCEINLINE_FUNCTION static std::ptrdiff_t ii(std::size_t i) {
