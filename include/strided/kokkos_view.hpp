@@ -20,7 +20,7 @@ auto view(const Kokkos::View<DataType, Properties...>& kv) {
   detail::IndexList<std::ptrdiff_t> strides;
   extents.resize(rank);
   strides.resize(rank);
-  for (std::size_t k = 0; k < rank; ++k) {
+  for (std::size_t k = 0; k != rank; ++k) {  // != : no "unsigned < 0" warning at rank 0 (nvcc)
     extents[k] = kv.extent(k);
     strides[k] = static_cast<std::ptrdiff_t>(kv.stride(k));
   }

@@ -145,8 +145,9 @@ void symmetrize(const char* function, const std::string& label, const Exec& exec
   const std::size_t tiles = (n + Kernel::TILE - 1) / Kernel::TILE;
   // The kernel streams along axis 1: give it the source's smaller stride there.
   const int a1 = magnitude(s.stride(0)) < magnitude(s.stride(1)) ? 0 : 1, a0 = 1 - a1;
+  const bool stream = d.size() * sizeof(T) >= planner_options().stream_bytes;
   const Kernel kernel{d.data(),     s.data(), d.stride(a0), d.stride(a1), s.stride(a0),
-                      s.stride(a1), n,        tiles};
+                      s.stride(a1), n,        tiles,        stream};
   if constexpr (compat::is_host_space_v<Exec>) {
     if (may_run_inline<Exec>() && (d.size() <= INLINE_ELEMENTS || compat::concurrency(exec) == 1)) {
       for (std::size_t item = 0; item < tiles * tiles; ++item) kernel(item);

@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 
+#include "strided/backends/common/stream_store.hpp"
 #include "strided/element_ops.hpp"
 
 namespace strided::detail {
@@ -24,6 +25,7 @@ struct SymmetrizeBlocks {
   std::ptrdiff_t d0, d1, s0, s1;  ///< strides of both axes
   std::size_t n;
   std::size_t tiles;  ///< ceil(n / TILE) per axis
+  bool stream;        ///< write whole destination lines with non-temporal stores
 
   /// Micro-blocks of one 64-byte line per row; tiles of 1 KiB rows (four tiles stay in L2).
   static constexpr std::size_t M = sizeof(T) >= 16 ? 4 : (sizeof(T) >= 8 ? 8 : 16);
@@ -47,6 +49,7 @@ struct SymmetrizeBlocks {
         else
           pair<false, false, false>(i, j, mi, mj);
       }
+    if (stream) stream_fence();
   }
 
  private:
@@ -71,12 +74,28 @@ struct SymmetrizeBlocks {
         up[i][j] = DstOp::apply(v);
         low[j][i] = DstOp::apply(mirror(v));
       }
+    if constexpr (Full && Unit && !Diagonal && can_stream_v<T>) {
+      if (stream) {  // every row is one whole line
+        for (std::size_t i = 0; i < M; ++i) store_line(dst + at(r + i, d0) + at(c, d1), up[i]);
+        for (std::size_t j = 0; j < M; ++j) store_line(dst + at(c + j, d0) + at(r, d1), low[j]);
+        return;
+      }
+    }
     for (std::size_t i = 0; i < ni; ++i)
       for (std::size_t j = Diagonal ? i : 0; j < nj; ++j)
         dst[at(r + i, d0) + at(c + j, d1)] = up[i][j];
     for (std::size_t j = 0; j < nj; ++j)
       for (std::size_t i = 0; i < (Diagonal ? j : ni); ++i)
         dst[at(c + j, d0) + at(r + i, d1)] = low[j][i];
+  }
+
+  /// M contiguous elements, streamed when 16-byte aligned.
+  KOKKOS_FORCEINLINE_FUNCTION static void store_line(T* d, const T* v) {
+    if (stream_aligned(d)) {
+      for (std::size_t k = 0; k < M; k += stream_width<T>) stream_store(d + k, v + k);
+    } else {
+      for (std::size_t k = 0; k < M; ++k) d[k] = v[k];
+    }
   }
 
   KOKKOS_FORCEINLINE_FUNCTION static T mirror(const T& x) {
