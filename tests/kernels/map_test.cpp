@@ -103,6 +103,10 @@ TYPED_TEST(MapTest, MDRangeTileScheduleGivesTheSameResults) {
     check_copy<double>(TypeParam(), extents, rng);
 }
 
+/// Symmetrizes a random n x n matrix in and out of place against the reference (below).
+template <bool Hermitian, class T, class Exec>
+void check_symmetrize(const Exec& exec, std::size_t n, std::mt19937& rng);
+
 TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
   // Outputs above stream_bytes use non-temporal stores (unit and transposed paths, including
   // unaligned starts): lower the threshold so that test-sized outputs take them.
@@ -113,7 +117,12 @@ TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
   strided::planner_options().stream_bytes = 1024;
   std::mt19937 rng(14);
   for (const auto& extents :
-       std::vector<std::vector<std::size_t>>{{257, 255}, {40000}, {64, 48, 33}, {130, 3, 129}}) {
+       std::vector<std::vector<std::size_t>>{{257, 255},
+                                             {40000},
+                                             {64, 48, 33},
+                                             {130, 3, 129},
+                                             {4, 4, 4, 16, 16},
+                                             {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}}) {
     check_copy<double>(TypeParam(), extents, rng);
     check_copy<float>(TypeParam(), extents, rng);
     check_copy<int>(TypeParam(), extents, rng);
@@ -129,6 +138,9 @@ TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
   for_each_index(odd.extents(), [&](const std::vector<std::size_t>& i) {
     ASSERT_EQ(read(odd, i), read(a.view, {i[1], i[0]}));
   });
+  check_symmetrize<false, double>(TypeParam(), 300, rng);
+  check_symmetrize<true, double>(TypeParam(), 97, rng);
+  check_symmetrize<false, float>(TypeParam(), 160, rng);
 }
 
 TYPED_TEST(MapTest, BroadcastSourceWithZeroStrides) {
