@@ -143,6 +143,30 @@ TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
   check_symmetrize<false, float>(TypeParam(), 160, rng);
 }
 
+TYPED_TEST(MapTest, SourcesStreamingAlongDifferentAxes) {
+  // C = A + op(B)^T: A streams along C's fast axis, B^T along the other; the blocks are staged
+  // per source. Ragged extents leave partial blocks on both edges; B is also walked reversed.
+  std::mt19937 rng(15);
+  for (const auto& shape : std::vector<std::vector<std::size_t>>{{203, 157}, {64, 64}, {9, 300}}) {
+    const std::size_t r = shape[0], c = shape[1];
+    auto a = random_operand<double>({r, c}, rng, {false, false, false});
+    auto b = random_operand<double>({c, r}, rng, {false, false, false});
+    strided_test::fill(a.view, 1);
+    strided_test::fill(b.view, 2);
+    auto out = random_operand<double>({r, c}, rng, {false, false, false});
+    const auto bt = b.view.transpose().reverse(1);
+    strided::zip_map_into(
+        TypeParam(), out.view, [](double x, double y) { return x - 2 * y; }, a.view, bt);
+    expect_elements(
+        out, [&](const std::vector<std::size_t>& i) { return read(a.view, i) - 2 * read(bt, i); });
+    // add() reads the destination as its first source.
+    strided::add(TypeParam(), a.view, b.view.transpose());
+    expect_elements(a, [&](const std::vector<std::size_t>& i) {
+      return read(out.view, i) + 2 * read(bt, i) + read(b.view, {i[1], i[0]});
+    });
+  }
+}
+
 TYPED_TEST(MapTest, BroadcastSourceWithZeroStrides) {
   std::mt19937 rng(5);
   auto row = random_operand<double>({1, 37, 1}, rng);

@@ -177,6 +177,24 @@ struct MapBody {
                                              std::size_t n1, const std::ptrdiff_t* s0,
                                              const std::ptrdiff_t* s1,
                                              std::index_sequence<I...> seq) const {
+    // Some source streams along axis 0 too (as the destination does): stage the blocks, and
+    // walk bands of axis-1 positions along axis 0, so that those sources and the destination
+    // stream their lines in order and only the transposed sources cross lines.
+    bool mixed = false;
+    ((mixed = mixed || s0[I + 1] == 1 || s0[I + 1] == -1), ...);
+    if (mixed && n0 >= B && n1 >= B) {
+      for (std::size_t j0 = 0; j0 + B <= n1; j0 += B)
+        for (std::size_t i0 = 0; i0 + B <= n0; i0 += B) staged_block(off, i0, j0, s0, s1, seq);
+      // The ragged edges: the last columns of axis 1, then the last rows of axis 0.
+      const std::size_t full0 = n0 - n0 % B, full1 = n1 - n1 % B;
+      for (std::size_t i0 = 0; i0 < n0; i0 += B)
+        for (std::size_t j0 = full1; j0 < n1; j0 += B)
+          block<false>(off, i0, j0, n0 - i0 < B ? n0 - i0 : B, n1 - j0, s0, s1, seq);
+      for (std::size_t j0 = 0; j0 < full1; j0 += B)
+        for (std::size_t i0 = full0; i0 < n0; i0 += B)
+          block<false>(off, i0, j0, n0 - i0, B, s0, s1, seq);
+      return;
+    }
     for (std::size_t i0 = 0; i0 < n0; i0 += B) {
       const std::size_t bi = n0 - i0 < B ? n0 - i0 : B;
       for (std::size_t j0 = 0; j0 < n1; j0 += B) {
@@ -188,6 +206,56 @@ struct MapBody {
       }
     }
   }
+
+  /// A full block when some sources stream along axis 0 and others along axis 1 (A + B^T):
+  /// each source is first read into its own block buffer along its own fast axis (reading a
+  /// power-of-two source across its lines would pile all of them into one cache set), then
+  /// combined and stored as block() does.
+  template <std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION void staged_block(const std::ptrdiff_t* off, std::size_t i0,
+                                                std::size_t j0, const std::ptrdiff_t* s0,
+                                                const std::ptrdiff_t* s1,
+                                                std::index_sequence<I...>) const {
+    SourceBlocks<std::index_sequence<I...>, typename Srcs::value_type...> in;
+    (stage(get<I>(srcs), in.template at<I>(), off[I + 1] + ii(i0) * s0[I + 1] + ii(j0) * s1[I + 1],
+           s0[I + 1], s1[I + 1]),
+     ...);
+    value_type buffer[B * B];
+    for (std::size_t e = 0; e < B * B; ++e) buffer[e] = write(f(in.template at<I>()[e]...));
+    for (std::size_t j = 0; j < B; ++j)
+      store_row(dst.ptr + (off[0] + ii(j0 + j) * s1[0] + ii(i0)), buffer + j * B);
+  }
+
+  /// Element (i, j) of a source's block into to[j * B + i], walking its faster axis innermost.
+  template <class Src, class T>
+  KOKKOS_FORCEINLINE_FUNCTION static void stage(const Src& src, T* to, std::ptrdiff_t base,
+                                                std::ptrdiff_t s0, std::ptrdiff_t s1) {
+    const bool along_axis0 = (s0 < 0 ? -s0 : s0) <= (s1 < 0 ? -s1 : s1);
+    for (std::size_t a = 0; a < B; ++a)
+      for (std::size_t b = 0; b < B; ++b) {
+        const std::size_t i = along_axis0 ? b : a, j = along_axis0 ? a : b;
+        to[j * B + i] = src.read(base + ii(i) * s0 + ii(j) * s1);
+      }
+  }
+
+  /// One B x B buffer per source, each of its own element type.
+  template <class Seq, class... Ts>
+  struct SourceBlocks;
+  template <std::size_t K, class T>
+  struct SourceBlock {
+    T values[B * B];
+  };
+  template <std::size_t... K, class... Ts>
+  struct SourceBlocks<std::index_sequence<K...>, Ts...> : SourceBlock<K, Ts>... {
+    template <std::size_t J, class T>
+    KOKKOS_FORCEINLINE_FUNCTION static T* pick(SourceBlock<J, T>& leaf) {
+      return leaf.values;
+    }
+    template <std::size_t J>
+    KOKKOS_FORCEINLINE_FUNCTION auto* at() {
+      return pick<J>(*this);
+    }
+  };
 
   /// One block: compute in the sources' order (axis 1 fastest) into a buffer, then store it in
   /// the destination's order (axis 0 fastest). `Full` blocks have compile-time bounds.
