@@ -8,6 +8,12 @@
 # Result: DIR/install/kokkos-openmp   Kokkos Serial+OpenMP and Kokkos Kernels (no ETI)
 #         DIR/install/kokkos-threads  Kokkos Serial+Threads (3.4 allows one host-parallel backend)
 #         DIR/install/kokkos-serial   Kokkos Serial only (the `serial` preset)
+# Opt-in (never by default, never in CI): STRIDED_BOOTSTRAP_CUDA=<arch>, a Kokkos 3.4 CUDA arch
+# such as AMPERE80 (3.4 has no HOPPER90; sm_80 code runs on Hopper through PTX), also builds
+#         DIR/install/kokkos-cuda     Kokkos Serial+OpenMP+Cuda (nvcc_wrapper, CUDA at $CUDA_HOME
+#                                     or /usr/local/cuda) from a copy DIR/src/kokkos-cuda13
+#                                     patched with cmake/patches/kokkos-3.4.01-cuda13.patch
+#   STRIDED_BOOTSTRAP_CUDA=AMPERE80 cmake/bootstrap-deps.sh   (then Kokkos_ROOT=... --preset cuda)
 # No archive host is named here: the deb-src entry is derived from the system's apt sources.
 set -euo pipefail
 
@@ -35,6 +41,7 @@ t0=$(date +%s)
 # --- 1. Debian packages (only the missing ones) -------------------------------------------------
 packages=(cmake ninja-build g++ libgtest-dev googletest libbenchmark-dev clang-format
           tar gzip ca-certificates)
+if [ -n "${STRIDED_BOOTSTRAP_CUDA:-}" ]; then packages+=(patch); fi
 if [ "$use_apt" = 1 ]; then
   missing=()
   for p in "${packages[@]}"; do
@@ -75,10 +82,31 @@ key_thr=$(key_of "$TRILINOS_ORIG_SHA256" "$compiler_id" "${kokkos_thr_args[@]}")
 key_ser=$(key_of "$TRILINOS_ORIG_SHA256" "$compiler_id" "${kokkos_ser_args[@]}")
 key_kk=$(key_of "$key_omp" "${kk_args[@]}")
 
+cuda_arch=${STRIDED_BOOTSTRAP_CUDA:-}
+if [ -n "$cuda_arch" ]; then
+  cuda_home=${CUDA_HOME:-/usr/local/cuda}
+  [ -x "$cuda_home/bin/nvcc" ] || { log "STRIDED_BOOTSTRAP_CUDA: no $cuda_home/bin/nvcc (set CUDA_HOME)"; exit 1; }
+  cuda_patch="$here/patches/kokkos-3.4.01-cuda13.patch"
+  cuda_src="$deps/src/kokkos-cuda13"
+  cuda_prefix="$deps/install/kokkos-cuda"
+  cuda_host_cxx=${NVCC_WRAPPER_DEFAULT_COMPILER:-g++}
+  # nvcc_wrapper takes nvcc from $CUDA_ROOT and the host compiler from NVCC_WRAPPER_DEFAULT_COMPILER
+  export CUDA_ROOT=$cuda_home NVCC_WRAPPER_DEFAULT_COMPILER=$cuda_host_cxx
+  kokkos_cuda_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
+                    -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_CXX_COMPILER="$cuda_src/bin/nvcc_wrapper"
+                    -DCUDAToolkit_ROOT="$cuda_home" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON
+                    -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_"$cuda_arch"=ON
+                    -DCMAKE_INSTALL_PREFIX="$cuda_prefix")
+  key_cuda_src=$(key_of "$TRILINOS_ORIG_SHA256" "$(sha256sum <"$cuda_patch")")
+  key_cuda=$(key_of "$key_cuda_src" "$("$cuda_host_cxx" --version | head -n 1)" \
+                    "$("$cuda_home/bin/nvcc" --version | tail -n 1)" "${kokkos_cuda_args[@]}")
+fi
+
 if stamp_ok kokkos-openmp "$key_omp" && stamp_ok kokkos-threads "$key_thr" &&
    stamp_ok kokkos-serial "$key_ser" && stamp_ok kokkoskernels "$key_kk" &&
    [ -f "$omp_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] &&
-   [ -f "$thr_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ]; then
+   [ -f "$thr_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] &&
+   { [ -z "$cuda_arch" ] || stamp_ok kokkos-cuda "$key_cuda"; }; then
   log "Kokkos prefixes up to date in $deps/install ($(( $(date +%s) - t0 )) s)"
   exit 0
 fi
@@ -145,4 +173,16 @@ stamp_ok kokkos-openmp "$key_omp" && ! stamp_ok kokkoskernels "$key_kk" && rm -f
 build_install kokkoskernels "$key_kk" "$src/kokkos-kernels" "${kk_args[@]}"
 build_install kokkos-threads "$key_thr" "$src/kokkos" "${kokkos_thr_args[@]}"
 build_install kokkos-serial "$key_ser" "$src/kokkos" "${kokkos_ser_args[@]}"
+if [ -n "$cuda_arch" ]; then
+  grep -q "^CHECK_CUDA_ARCH($cuda_arch " "$src/kokkos/cmake/kokkos_arch.cmake" ||
+    { log "STRIDED_BOOTSTRAP_CUDA=$cuda_arch is not a Kokkos 3.4 CUDA arch; known:" \
+        "$(sed -n 's/^CHECK_CUDA_ARCH(\([A-Z0-9]*\) .*/\1/p' "$src/kokkos/cmake/kokkos_arch.cmake" | tr '\n' ' ')"; exit 1; }
+  if ! stamp_ok kokkos-cuda13-src "$key_cuda_src" || [ ! -f "$cuda_src/CMakeLists.txt" ]; then
+    log "copying kokkos to $cuda_src and applying $(basename "$cuda_patch")"
+    rm -rf "$cuda_src" && cp -a "$src/kokkos" "$cuda_src"
+    patch -p1 -s -d "$cuda_src" <"$cuda_patch"
+    echo "$key_cuda_src" >"$stamps/kokkos-cuda13-src"
+  fi
+  build_install kokkos-cuda "$key_cuda" "$cuda_src" "${kokkos_cuda_args[@]}"
+fi
 log "dependencies ready in $deps/install ($(( $(date +%s) - t0 )) s)"

@@ -25,9 +25,8 @@ struct Contig {
   Vec a{Kokkos::view_alloc(Kokkos::WithoutInitializing, "a"), n};
   Contig() {
     const Vec v = a;
-    Kokkos::parallel_for(
-        "fill", Kokkos::RangePolicy<Exec>(0, n),
-        KOKKOS_LAMBDA(std::size_t i) { v(i) = static_cast<double>(i % 1024) * 0.5; });
+    Kokkos::parallel_for("fill", Kokkos::RangePolicy<Exec>(0, n),
+                         [=](std::size_t i) { v(i) = static_cast<double>(i % 1024) * 0.5; });
     Kokkos::fence();
   }
   double expected() const { return double(n / 1024) * 0.5 * 1023 * 1024 / 2; }
@@ -142,11 +141,10 @@ struct Floats {
   Kokkos::View<float*, Kokkos::HostSpace> x{"x", n}, y{"y", n};
   Floats() {
     const auto a = x, b = y;
-    Kokkos::parallel_for(
-        "fill", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(std::size_t i) {
-          a(i) = static_cast<float>(i % 64) * 0.5f;
-          b(i) = static_cast<float>(i % 32);
-        });
+    Kokkos::parallel_for("fill", Kokkos::RangePolicy<Exec>(0, n), [=](std::size_t i) {
+      a(i) = static_cast<float>(i % 64) * 0.5f;
+      b(i) = static_cast<float>(i % 32);
+    });
     Kokkos::fence();
   }
   double expected() const {

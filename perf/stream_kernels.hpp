@@ -24,7 +24,7 @@ namespace detail {
 template <bool Add>
 KOKKOS_FORCEINLINE_FUNCTION void stream_pair(const double* a, const double* b, double* c,
                                              std::size_t i) {
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)  // SSE2 on the host pass only
   __m128d x = _mm_load_pd(a + i);
   if constexpr (Add) x = _mm_add_pd(x, _mm_load_pd(b + i));
   _mm_stream_pd(c + i, x);
@@ -34,7 +34,7 @@ KOKKOS_FORCEINLINE_FUNCTION void stream_pair(const double* a, const double* b, d
 }
 /// Orders this thread's non-temporal stores before whatever synchronizes with other threads.
 KOKKOS_FORCEINLINE_FUNCTION void stream_fence() {
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
   _mm_sfence();
 #endif
 }

@@ -122,7 +122,7 @@ void odometer_copy(Array& dst, const Src& src) {
   const double* in = src.data();
   Kokkos::parallel_for(
       "peer::loop", Kokkos::RangePolicy<Exec>(0, (count + chunk - 1) / chunk),
-      KOKKOS_LAMBDA(std::size_t c) {
+      [=](std::size_t c) {  // host only: nvcc rejects the local type Shape in a KOKKOS_LAMBDA
         std::size_t index[max_rank];
         std::ptrdiff_t offset = 0;
         std::size_t flat = c * chunk;
