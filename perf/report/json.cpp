@@ -19,34 +19,38 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
-void print_row(const std::string& workload, const Row& row, int threads, const char* extra) {
+void print_row(const std::string& workload, const Row& row, int threads,
+               const std::string& algorithm, const char* extra) {
   std::printf(
       "{\"workload\": %s, \"variant\": %s, \"median_s\": %.6e, \"gbps\": %.4f, \"threads\": "
-      "%d%s}\n",
+      "%d, \"algorithm\": %s%s}\n",
       quoted(workload).c_str(), quoted(row.variant).c_str(), row.seconds, row.gbps(), threads,
-      extra);
+      quoted(algorithm).c_str(), extra);
 }
 
 }  // namespace
 
-void print_json(const std::vector<WorkloadResult>& results, const Limits& limits, int threads) {
+void print_json(const std::vector<WorkloadResult>& results, const Limits& limits, int threads,
+                const std::string& algorithm) {
   std::printf("\n");
   for (const Row* row : {&limits.copy, &limits.copy_nt, &limits.read, &limits.add, &limits.add_nt})
-    print_row("limits." + row->variant, Row{"stream", row->seconds, row->bytes, true}, threads, "");
+    print_row("limits." + row->variant, Row{"stream", row->seconds, row->bytes, true}, threads,
+              algorithm, "");
   for (const WorkloadResult& w : results) {
     for (const Row& row : w.rows) {
-      // Call overhead (W8) is not judged against a bandwidth: no limit, no fraction.
+      // Call overhead (W8) is not judged against a bandwidth, and the D.* rows on a GPU have no
+      // limit of this run: no limit, no fraction.
       char extra[128];
-      if (w.per_call)
-        std::snprintf(extra, sizeof extra, ", \"per_call\": true, \"correct\": %s",
-                      row.correct ? "true" : "false");
+      if (!w.has_limit())
+        std::snprintf(extra, sizeof extra, ", \"per_call\": %s, \"correct\": %s",
+                      w.per_call ? "true" : "false", row.correct ? "true" : "false");
       else
         std::snprintf(extra, sizeof extra,
                       ", \"limit\": \"%s\", \"of_limit\": %.4f, \"per_call\": false, "
                       "\"correct\": %s",
                       to_string(w.limit), row.gbps() / limits.best(w.limit),
                       row.correct ? "true" : "false");
-      print_row(w.id, row, threads, extra);
+      print_row(w.id, row, threads, algorithm, extra);
     }
   }
 }

@@ -20,6 +20,12 @@ int parse_threads(const std::string& text) {
   return n;
 }
 
+std::string parse_algorithm(const std::string& text) {
+  if (text != "auto" && text != "host" && text != "device")
+    throw std::invalid_argument("--algorithm needs host, device or auto, got '" + text + "'");
+  return text;
+}
+
 }  // namespace
 
 const char* usage() {
@@ -27,7 +33,9 @@ const char* usage() {
 
 Runs the workloads W1-W9 of the design's PERFORMANCE.md on Kokkos' default host execution space
 beside their peers and the machine's bandwidth limits measured in the same run, checks every
-result, shows the determinism contract, and says which workloads meet their targets.
+result, shows the determinism contract, and says which workloads meet their targets. The D.*
+rows run W1.perm3210, W3.transpose, W4.sum_contig and W4.rowsum on Kokkos' default execution
+space (the GPU on a CUDA or HIP build), without targets.
 
   --threads N    run on N threads (passed to Kokkos); default: Kokkos' own choice
   --only SUBSTR  run only the workloads whose id contains SUBSTR (e.g. W1, W4.colsum,
@@ -35,6 +43,8 @@ result, shows the determinism contract, and says which workloads meet their targ
   --quick        smaller sizes and 3 repetitions: a smoke test of a few seconds
   --json         also print one JSON object per measured row
   --explain      also print the plan Strided chose for each workload
+  --algorithm A  host, device or auto (default): strided::execution_options().algorithm for
+                 the whole run; device runs the host workloads through the GPU algorithm
   --help         this text
 Arguments starting with --kokkos- go to Kokkos unchanged.
 Exit status: 0 when every result is right and the reductions are reproducible, 1 when not,
@@ -64,6 +74,10 @@ Options parse_options(int argc, char* argv[]) {
       o.json = true;
     } else if (arg == "--explain") {
       o.explain = true;
+    } else if (arg == "--algorithm") {
+      o.algorithm = parse_algorithm(value());
+    } else if (arg.rfind("--algorithm=", 0) == 0) {
+      o.algorithm = parse_algorithm(arg.substr(12));
     } else if (arg == "--help" || arg == "-h") {
       o.help = true;
     } else if (arg == "--determinism-probe") {

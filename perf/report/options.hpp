@@ -15,6 +15,7 @@ struct Options {
   bool json = false;     ///< one JSON object per measured row
   bool explain = false;  ///< the plan chosen for each workload
   bool help = false;
+  std::string algorithm = "auto";        ///< --algorithm: host, device or auto (the library's)
   bool determinism_probe = false;        ///< internal: child of the determinism check
   std::vector<std::string> kokkos_args;  ///< --kokkos-* arguments, passed to Kokkos unchanged
 

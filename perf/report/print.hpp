@@ -25,8 +25,10 @@ void print_table(const std::vector<WorkloadResult>& results, const Limits& limit
 /// The plan Strided chose for each workload (--explain).
 void print_plans(const std::vector<WorkloadResult>& results);
 
-/// One JSON object per line per measured row, limits included (--json).
-void print_json(const std::vector<WorkloadResult>& results, const Limits& limits, int threads);
+/// One JSON object per line per measured row, limits included (--json); `algorithm` is the
+/// --algorithm of the run.
+void print_json(const std::vector<WorkloadResult>& results, const Limits& limits, int threads,
+                const std::string& algorithm);
 
 /// Which workloads meet their targets, which results are wrong, whether sums are reproducible.
 /// `determinism` is null when --only left it out.

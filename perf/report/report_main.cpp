@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <strided/strided.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "determinism.hpp"
@@ -28,12 +29,25 @@ constexpr bool have_kokkoskernels = true;
 constexpr bool have_kokkoskernels = false;
 #endif
 
+/// strided::Algorithm of an --algorithm value (checked by parse_options).
+strided::Algorithm to_algorithm(const std::string& name) {
+  if (name == "host") return strided::Algorithm::Host;
+  if (name == "device") return strided::Algorithm::Device;
+  return strided::Algorithm::Auto;
+}
+
 void print_header(const Options& options, int threads, const Repetitions& reps) {
-  std::printf("strided-report: Strided %s on Kokkos %d.%d.%d, %s with %d thread%s%s\n",
-              strided::version_string, KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100,
-              KOKKOS_VERSION % 100, Kokkos::DefaultHostExecutionSpace::name(), threads,
-              threads == 1 ? "" : "s",
-              have_kokkoskernels ? ", KokkosBlas peers" : " (built without Kokkos Kernels)");
+  // The D.* rows run on Kokkos' default execution space: named when it is not the host's.
+  const bool device_elsewhere =
+      !std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>;
+  std::printf(
+      "strided-report: Strided %s on Kokkos %d.%d.%d, %s with %d thread%s%s%s, "
+      "algorithm %s%s\n",
+      strided::version_string, KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100,
+      KOKKOS_VERSION % 100, Kokkos::DefaultHostExecutionSpace::name(), threads,
+      threads == 1 ? "" : "s", device_elsewhere ? ", D.* rows on " : "",
+      device_elsewhere ? Kokkos::DefaultExecutionSpace::name() : "", options.algorithm.c_str(),
+      have_kokkoskernels ? ", KokkosBlas peers" : " (built without Kokkos Kernels)");
   char count[96];
   if (reps.min == reps.max)
     std::snprintf(count, sizeof count, "%d repetitions", reps.min);
@@ -68,6 +82,7 @@ std::vector<WorkloadResult> run_workloads(const std::vector<Workload>& workloads
 }
 
 int run_report(const Options& options) {
+  strided::execution_options().algorithm = to_algorithm(options.algorithm);
   const Sizes sizes = options.quick ? Sizes::quick() : Sizes::full();
   const Repetitions reps = options.quick ? Repetitions{3, 3, 0.0} : Repetitions{5, 11, 1.0};
   std::vector<Workload> workloads;
@@ -101,7 +116,7 @@ int run_report(const Options& options) {
     if (options.explain) print_plans(results);
   }
   if (determinism) print_determinism(*determinism);
-  if (options.json) print_json(results, limits, threads);
+  if (options.json) print_json(results, limits, threads, options.algorithm);
   print_summary(results, limits, threads, options.quick, determinism ? &*determinism : nullptr);
 
   bool ok = !determinism || determinism->identical();

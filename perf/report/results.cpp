@@ -13,6 +13,8 @@ const char* to_string(LimitKind kind) {
       return "read";
     case LimitKind::Add:
       return "a+b";
+    case LimitKind::None:
+      return "none";
   }
   return "?";
 }
@@ -25,6 +27,8 @@ double Limits::best(LimitKind kind) const {
       return read.gbps();
     case LimitKind::Add:
       return std::max(add.gbps(), add_nt.gbps());
+    case LimitKind::None:
+      return 0;
   }
   return 0;
 }
@@ -61,6 +65,7 @@ std::vector<Verdict> judge(const WorkloadResult& w, const Limits& limits) {
   if (!strided) return verdicts;
   for (const Target& t : w.targets) {
     if (t.kind == Target::Kind::OfLimit) {
+      if (w.limit == LimitKind::None) continue;  // nothing to take a fraction of
       const double fraction = strided->gbps() / limits.best(w.limit);
       verdicts.push_back({fraction >= t.value,
                           formatted(">=%.0f%% %s", 100 * t.value, to_string(w.limit)),

@@ -9,8 +9,9 @@
 
 namespace strided_report {
 
-/// The limit a workload is judged against (PERFORMANCE.md, "Targets").
-enum class LimitKind { Copy, Read, Add };
+/// The limit a workload is judged against (PERFORMANCE.md, "Targets"). None: no limit of this
+/// run bounds it (the D.* rows on a GPU build: the limits are measured on the host).
+enum class LimitKind { Copy, Read, Add, None };
 
 const char* to_string(LimitKind kind);
 
@@ -56,6 +57,8 @@ struct WorkloadResult {
 
   const Row* find(const std::string& variant) const;
   bool correct() const;
+  /// Whether the rows have a fraction of a limit: not call overhead (W8), not LimitKind::None.
+  bool has_limit() const { return !per_call && limit != LimitKind::None; }
 };
 
 /// How a workload fares against one of its targets.

@@ -44,7 +44,7 @@ void print_line(const char* workload, const char* variant, const std::string& me
                 const char* gbps, const char* fraction, const char* speedup,
                 const std::string& verdict, const std::string& target) {
   char text[512];
-  std::snprintf(text, sizeof text, "%-18s %-22s %11s %8s %10s %9s  %-7s %s", workload, variant,
+  std::snprintf(text, sizeof text, "%-18s %-24s %11s %8s %10s %9s  %-7s %s", workload, variant,
                 median.c_str(), gbps, fraction, speedup, verdict.c_str(), target.c_str());
   std::string line = text;
   line.erase(line.find_last_not_of(' ') + 1);
@@ -66,7 +66,7 @@ void print_table(const std::vector<WorkloadResult>& results, const Limits& limit
       const Row& row = w.rows[r];
       char gbps[16], fraction[24] = "-", speedup[16] = "";
       std::snprintf(gbps, sizeof gbps, "%.2f", row.gbps());
-      if (!w.per_call)  // call overhead is not a bandwidth question
+      if (w.has_limit())  // call overhead is not a bandwidth question; D.* on a GPU has no limit
         std::snprintf(fraction, sizeof fraction, "%.0f%% %s",
                       100 * row.gbps() / limits.best(w.limit), to_string(w.limit));
       if (strided && &row != strided)

@@ -13,7 +13,8 @@
 namespace strided_report {
 
 struct Workload {
-  std::string id;  ///< "W1.perm3210": PERFORMANCE.md's id, with the size for W8
+  std::string id;  ///< "W1.perm3210": PERFORMANCE.md's id, with the size for W8; "D." prefixed
+                   ///< for the rows on the default execution space
   LimitKind limit;
   std::vector<Target> targets;
   /// Measures Strided ("strided", first) and then each peer through `bench`.
@@ -24,8 +25,10 @@ std::vector<Workload> permute_workloads();      ///< W1, W2, W3, W9 (workloads_p
 std::vector<Workload> reduce_workloads();       ///< W4, W6 (workloads_reduce.cpp)
 std::vector<Workload> elementwise_workloads();  ///< W5, W7 (workloads_elementwise.cpp)
 std::vector<Workload> small_workloads();        ///< W8 (workloads_small.cpp)
+/// D.W1, D.W3, D.W4: on Kokkos::DefaultExecutionSpace, no targets (workloads_device.cpp)
+std::vector<Workload> device_workloads();
 
-/// All of them, in the order of PERFORMANCE.md (W1 to W9).
+/// All of them, in the order of PERFORMANCE.md (W1 to W9), then the D.* rows.
 std::vector<Workload> all_workloads();
 
 }  // namespace strided_report
