@@ -42,6 +42,11 @@ void* throwing(void* p) {
   if (p == nullptr) throw std::bad_alloc();
   return p;
 }
+// Out of line: once a replaced operator delete is inlined next to its operator new, GCC at -O2
+// takes the free() for a mismatched deallocation (-Wmismatched-new-delete).
+[[gnu::noinline]] void release(void* p) noexcept {
+  std::free(p);
+}
 
 }  // namespace
 
@@ -70,40 +75,40 @@ void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) n
   return counted_aligned(n, a);
 }
 void operator delete(void* p) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete(void* p, const std::nothrow_t&) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p, const std::nothrow_t&) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete(void* p, std::align_val_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p, std::align_val_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
-  std::free(p);
+  release(p);
 }
 void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
-  std::free(p);
+  release(p);
 }
 
 namespace {
