@@ -13,14 +13,6 @@ namespace {
 
 using strided::Algorithm;
 
-/// Selects the algorithm for a benchmark's lifetime.
-struct AlgorithmScope {
-  explicit AlgorithmScope(Algorithm a) { strided::execution_options().algorithm = a; }
-  ~AlgorithmScope() { strided::execution_options().algorithm = Algorithm::Auto; }
-  AlgorithmScope(const AlgorithmScope&) = delete;
-  AlgorithmScope& operator=(const AlgorithmScope&) = delete;
-};
-
 struct Tensor4 {
   strided::StridedArray<double> a = strided_bench::make_row_major({64, 64, 64, 64});
   strided::StridedArray<double> b = strided_bench::make_row_major({64, 64, 64, 64});
@@ -39,7 +31,7 @@ template <class Data>
 void permuted_copy(benchmark::State& state, Algorithm algorithm,
                    std::vector<std::size_t> permutation) {
   auto& d = strided_bench::shared_data<Data>();
-  const AlgorithmScope scope(algorithm);
+  const strided::ScopedExecutionOptions scope(algorithm);
   const auto src = d.a.view().permute(permutation);
   const auto dst = d.b.view();
   for (auto _ : state) strided::copy_into(dst, src);
@@ -59,11 +51,11 @@ void sums(benchmark::State& state, Algorithm algorithm, bool rows) {
   const auto a = d.a.view();
   double expected = 0;
   {
-    const AlgorithmScope host(Algorithm::Host);
+    const strided::ScopedExecutionOptions host(Algorithm::Host);
     expected =
         rows ? (strided::sum_axes(d.rows.view(), a, {1}), d.rows.view()(17)) : strided::sum(a);
   }
-  const AlgorithmScope scope(algorithm);
+  const strided::ScopedExecutionOptions scope(algorithm);
   double got = 0;
   for (auto _ : state) {
     if (rows) {

@@ -30,6 +30,25 @@ inline ExecutionOptions& execution_options() {
   return options;
 }
 
+/// Sets execution_options() for a scope and restores the previous settings when it ends (also
+/// when an exception leaves the scope).
+class ScopedExecutionOptions {
+ public:
+  explicit ScopedExecutionOptions(const ExecutionOptions& options) : m_saved(execution_options()) {
+    execution_options() = options;
+  }
+  /// Only the algorithm changes; the other settings stay as they are.
+  explicit ScopedExecutionOptions(Algorithm algorithm) : m_saved(execution_options()) {
+    execution_options().algorithm = algorithm;
+  }
+  ~ScopedExecutionOptions() { execution_options() = m_saved; }
+  ScopedExecutionOptions(const ScopedExecutionOptions&) = delete;
+  ScopedExecutionOptions& operator=(const ScopedExecutionOptions&) = delete;
+
+ private:
+  ExecutionOptions m_saved;
+};
+
 namespace detail {
 
 /// The device algorithm runs on `Exec` for this call.

@@ -99,27 +99,13 @@ void team_rowsums(const DExec& exec, const DView<double*>& out, const DView<doub
 // ---- variants
 // ------------------------------------------------------------------------------------
 
-/// Sets execution_options().algorithm for a scope and restores the run's setting after it.
-class AlgorithmScope {
- public:
-  explicit AlgorithmScope(strided::Algorithm a) : m_saved(strided::execution_options().algorithm) {
-    strided::execution_options().algorithm = a;
-  }
-  ~AlgorithmScope() { strided::execution_options().algorithm = m_saved; }
-  AlgorithmScope(const AlgorithmScope&) = delete;
-  AlgorithmScope& operator=(const AlgorithmScope&) = delete;
-
- private:
-  strided::Algorithm m_saved;
-};
-
 /// Strided's rows: "strided" under the run's --algorithm (on a GPU build, auto is the device
 /// algorithm) and, on a host build, "strided_device_algorithm" with Algorithm::Device forced.
 template <class Variant, class Run>
 void strided_rows(Variant&& variant, Run&& run) {
   variant("strided", run);
   if constexpr (on_host) {
-    const AlgorithmScope device(strided::Algorithm::Device);
+    const strided::ScopedExecutionOptions device(strided::Algorithm::Device);
     variant("strided_device_algorithm", run);
   }
 }

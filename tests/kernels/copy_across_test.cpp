@@ -90,14 +90,28 @@ TYPED_TEST(CopyAcrossTest, ConvertsTypesAndAppliesOps) {
 TYPED_TEST(CopyAcrossTest, CopyIntoGoesThroughItWhenStaged) {
   std::mt19937 rng(97);
   const TypeParam exec;
-  strided::execution_options().stage_copies = true;
+  strided::ExecutionOptions staged = strided::execution_options();
+  staged.stage_copies = true;
+  const strided::ScopedExecutionOptions scope(staged);
   auto src = random_operand<float>({20, 30, 4}, rng);
   strided_test::fill(src.view, 2);
   auto dst = random_operand<float>({4, 20, 30}, rng);
   const auto permuted = src.view.permute({2, 0, 1});
   strided::copy_into(exec, dst.view, permuted);
-  strided::execution_options().stage_copies = false;
   expect_copied(dst, permuted);
+  // Proof that the copy was staged: the whole source is packed before anything is written, so
+  // reversing a view onto itself works, where the direct path refuses the overlap.
+  auto v = random_operand<double>({7, 5}, rng, {false, false, false});
+  strided_test::fill(v.view, 4);
+  std::vector<double> reversed;
+  strided_test::for_each_index(v.view.extents(), [&](const std::vector<std::size_t>& i) {
+    reversed.push_back(strided_test::read(v.view.reverse(0), i));
+  });
+  strided::copy_into(exec, v.view, v.view.reverse(0));
+  std::size_t k = 0;
+  strided_test::for_each_index(v.view.extents(), [&](const std::vector<std::size_t>& i) {
+    EXPECT_EQ(strided_test::read(v.view, i), reversed[k++]);
+  });
 }
 
 TYPED_TEST(CopyAcrossTest, BadArgumentsFailBeforeAnythingIsWritten) {

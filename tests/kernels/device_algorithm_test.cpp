@@ -7,6 +7,7 @@
 #include <complex>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include <strided/strided.hpp>
@@ -26,12 +27,7 @@ TYPED_TEST_SUITE(DeviceAlgorithmTest, strided_test::ExecSpaces, strided_test::Ex
 /// Runs `f` under one algorithm, then restores the process-wide choice.
 template <class F>
 auto with_algorithm(Algorithm a, F&& f) {
-  const Algorithm saved = strided::execution_options().algorithm;
-  strided::execution_options().algorithm = a;
-  struct Restore {
-    Algorithm saved;
-    ~Restore() { strided::execution_options().algorithm = saved; }
-  } restore{saved};
+  const strided::ScopedExecutionOptions scope(a);
   return f();
 }
 
@@ -63,6 +59,28 @@ TEST(Algorithm, AutoPicksTheHostAlgorithmOnHostSpaces) {
       with_algorithm(Algorithm::Device, [] { return strided::detail::may_run_inline<Host>(); }));
   EXPECT_TRUE(
       with_algorithm(Algorithm::Host, [] { return strided::detail::may_run_inline<Host>(); }));
+}
+
+TEST(Algorithm, ScopedOptionsRestoreThePreviousSettings) {
+  const strided::ExecutionOptions outside = strided::execution_options();
+  try {
+    const strided::ScopedExecutionOptions device(Algorithm::Device);
+    EXPECT_EQ(strided::execution_options().algorithm, Algorithm::Device);
+    EXPECT_EQ(strided::execution_options().stage_copies, outside.stage_copies);
+    {
+      strided::ExecutionOptions staged;
+      staged.stage_copies = true;
+      const strided::ScopedExecutionOptions inner(staged);
+      EXPECT_EQ(strided::execution_options().algorithm, Algorithm::Auto);
+      EXPECT_TRUE(strided::execution_options().stage_copies);
+    }
+    EXPECT_EQ(strided::execution_options().algorithm, Algorithm::Device);
+    EXPECT_EQ(strided::execution_options().stage_copies, outside.stage_copies);
+    throw std::runtime_error("leaving the scope by an exception");
+  } catch (const std::runtime_error&) {
+  }
+  EXPECT_EQ(strided::execution_options().algorithm, outside.algorithm);
+  EXPECT_EQ(strided::execution_options().stage_copies, outside.stage_copies);
 }
 
 TYPED_TEST(DeviceAlgorithmTest, ReductionsHaveTheBitsOfTheHostAlgorithm) {
