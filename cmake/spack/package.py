@@ -1,10 +1,13 @@
-# Spack recipe for Strided (header-only, on Kokkos). To use it, put it in a local repository:
+# Spack recipe for Strided (header-only, on Kokkos), written for Spack 0.23 and Spack 1.x.
+# To use it, put it in a local repository:
 #   spack repo create <dir> strided_local
 #   mkdir -p <repo packages dir>/strided && cp cmake/spack/package.py <repo packages dir>/strided/
 #   spack repo add <dir>
-# Set STRIDED_GIT to where `version("main")` is cloned from (for example a local clone); the
-# project's public address goes here once it has one.
-import os
+# `version("main")` is cloned from `git` below. To build a local clone instead, use an environment:
+#   spack env create -d env && spack -e env add strided@main
+#   spack -e env develop --path /path/to/clone strided@main && spack -e env install
+# Tests: `spack install --test=root strided` builds them and runs ctest before installing.
+# `python3 cmake/spack/check_recipe.py` checks this file without Spack.
 
 try:  # Spack >= 1.0: build systems live in the builtin package repository
     from spack_repo.builtin.build_systems.cmake import CMakePackage
@@ -15,14 +18,20 @@ except ImportError:  # Spack 0.x exports them from spack.package
 
 from spack.package import *
 
-_STRIDED_GIT = os.environ.get("STRIDED_GIT", "")
-
 
 class Strided(CMakePackage, CudaPackage, ROCmPackage):
     """Cache-optimized, deterministic kernels over arbitrary strided N-d tensors on Kokkos
     (header-only)."""
 
-    git = _STRIDED_GIT
+    # Fixed addresses: Spack commands must work without any environment variable set.
+    homepage = "https://github.com/strided/strided"
+    git = "https://github.com/strided/strided.git"
+
+    maintainers("strided-maintainers")
+
+    # The `license` directive exists from Spack 0.21 on; before that `license` is Python's builtin.
+    if "license" in globals():
+        license("Apache-2.0 WITH LLVM-exception")
 
     version("main", branch="main")
 
@@ -37,8 +46,13 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
         variant(_backend, default=_default, description=_description)
         depends_on(f"kokkos+{_backend}", when=f"+{_backend}")
 
-    variant("tests", default=False, description="Build the unit tests")
-    variant("benchmarks", default=False, description="Build the Google Benchmark suite (perf/)")
+    # Unit tests follow `spack install --test=root` (see cmake_args), not a variant: they are
+    # not installed, so building them is only useful when the check phase runs them.
+    variant(
+        "benchmarks",
+        default=False,
+        description="Build and install strided-bench (Google Benchmark) and strided-report",
+    )
     variant(
         "kokkos-kernels",
         default=False,
@@ -47,12 +61,36 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.16:", type="build")
-    depends_on("kokkos@3.4:")
+    # Kokkos 5 (C++20) opens once CI covers it; CI already builds Kokkos 4.6 without
+    # deprecated code in C++20, which is the Kokkos 5 API.
+    depends_on("kokkos@3.4:4")
     # Kokkos Kernels is pinned to one Kokkos version by its own recipe; leave its version open.
     depends_on("kokkos-kernels", when="+kokkos-kernels")
-    depends_on("googletest@1.12:", type="build", when="+tests")
-    depends_on("benchmark@1.7:", type="build", when="+benchmarks")
+    # Test dependencies are concretized and put on CMAKE_PREFIX_PATH only with --test.
+    depends_on("googletest@1.12:", type="test")
+    # link: the installed executables load a shared libbenchmark through their RPATH.
+    depends_on("benchmark@1.7:", type=("build", "link"), when="+benchmarks")
 
+    # Kokkos builds for exactly one GPU architecture, so the variants of CudaPackage and
+    # ROCmPackage, which take several values, are redefined single-valued (as Kokkos does).
+    variant(
+        "cuda_arch",
+        description="CUDA architecture",
+        values=("none",) + CudaPackage.cuda_arch_values,
+        default="none",
+        multi=False,
+        sticky=True,
+        when="+cuda",
+    )
+    variant(
+        "amdgpu_target",
+        description="AMD GPU architecture",
+        values=("none",) + ROCmPackage.amdgpu_targets,
+        default="none",
+        multi=False,
+        sticky=True,
+        when="+rocm",
+    )
     for _arch in CudaPackage.cuda_arch_values:
         _cuda_dep = f"+cuda cuda_arch={_arch}"
         depends_on(f"kokkos {_cuda_dep}", when=_cuda_dep)
@@ -62,21 +100,43 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
     conflicts("+cuda", when="cuda_arch=none")
     conflicts("+rocm", when="amdgpu_target=none")
     conflicts("+cuda", when="+rocm", msg="Kokkos enables at most one device backend")
-    # perf/ uses KOKKOS_LAMBDA; Kokkos 5 always enables device lambdas.
-    depends_on("kokkos+cuda_lambda", when="+cuda ^kokkos@:4")
+    # perf/ uses KOKKOS_LAMBDA. Kokkos 3 needs the variant for device lambdas; with Kokkos 4 the
+    # recipe would otherwise pass Kokkos_ENABLE_CUDA_LAMBDA=OFF, which 4.x rejects unless
+    # deprecated code is on. The condition is on Strided only: `^kokkos@:4` in `when` is
+    # self-referential for `spack audit`, and depends_on("kokkos@3.4:4") already bounds it.
+    depends_on("kokkos+cuda_lambda", when="+cuda")
+    # Kokkos' recipe refuses +cuda without +wrapper unless the compiler is Clang (or Cray);
+    # `%gcc` in `when` reads the same on Spack 0.x (compiler) and 1.x (direct dependency).
+    depends_on("kokkos+wrapper", when="+cuda %gcc")
 
-    sanity_check_is_file = [join_path("include", "strided", "strided.hpp")]
+    @property
+    def sanity_check_is_file(self):
+        files = [join_path("include", "strided", "strided.hpp")]
+        if self.spec.satisfies("+benchmarks"):
+            files += [join_path("bin", "strided-bench"), join_path("bin", "strided-report")]
+        return files
+
+    def _kokkos_cxx(self):
+        """The C++ compiler Kokkos was built with (nvcc_wrapper when Kokkos has +wrapper)."""
+        try:  # Spack >= 1.0: a property of the Kokkos package
+            return self["kokkos"].kokkos_cxx
+        except (TypeError, KeyError, AttributeError):
+            pass  # Spack 0.x: packages are not subscriptable
+        kokkos = self.spec["kokkos"]
+        # Kokkos recipes of the Spack 0.x era set it on the spec in setup_dependent_package.
+        return getattr(kokkos.package, "kokkos_cxx", None) or kokkos.kokkos_cxx
 
     def cmake_args(self):
         spec = self.spec
         if spec.satisfies("+rocm"):
             cxx = spec["hip"].hipcc
         else:
-            cxx = spec["kokkos"].kokkos_cxx
+            cxx = self._kokkos_cxx()
         args = [
             self.define("CMAKE_CXX_COMPILER", cxx),
             self.define("Kokkos_ROOT", spec["kokkos"].prefix),
-            self.define_from_variant("Strided_ENABLE_TESTS", "tests"),
+            # With --test=root, CMakePackage's check phase runs ctest after the build.
+            self.define("Strided_ENABLE_TESTS", bool(self.run_tests)),
             self.define_from_variant("Strided_ENABLE_BENCHMARKS", "benchmarks"),
             self.define_from_variant("Strided_ENABLE_KOKKOSKERNELS", "kokkos-kernels"),
         ]
