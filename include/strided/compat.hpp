@@ -5,9 +5,12 @@
 // Strided uses public Kokkos API common to all of them.
 
 #include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace strided::compat {
 
@@ -51,10 +54,45 @@ const Exec& default_instance() {
   return *instance;
 }
 
-/// The thread count selected by the user's Kokkos initialization arguments.
+/// Kokkos 4 with deprecated code keeps `static int concurrency(const OpenMP& = OpenMP())`; called
+/// as exec.concurrency(), it builds a default instance, which allocates. Pass the instance there.
+template <class Exec, class = void>
+struct concurrency_takes_instance : std::false_type {};
+template <class Exec>
+struct concurrency_takes_instance<
+    Exec, std::void_t<decltype(Exec::concurrency(std::declval<const Exec&>()))>> : std::true_type {
+};
+
+/// The thread count selected by the user's Kokkos initialization arguments; never allocates.
 template <class Exec>
 int concurrency(const Exec& exec) {
-  return static_cast<int>(exec.concurrency());
+  if constexpr (concurrency_takes_instance<Exec>::value)
+    return static_cast<int>(Exec::concurrency(exec));
+  else
+    return static_cast<int>(exec.concurrency());
+}
+
+/// Kokkos' automatic chunk size of a RangePolicy over [0, n) (Kokkos 3.4 through 4.x), computed
+/// from `concurrency` above: Kokkos' own computation asks a default-constructed instance, which
+/// allocates in Kokkos 4.
+inline int auto_chunk_size(std::size_t n, int concurrency) {
+  const std::int64_t work = static_cast<std::int64_t>(n),
+                     threads = concurrency > 0 ? concurrency : 1;
+  std::int64_t chunk = 1;
+  while (chunk * 100 * threads < work) chunk *= 2;
+  if (chunk < 128) {
+    chunk = 1;
+    while (chunk * 40 * threads < work && chunk < 128) chunk *= 2;
+  }
+  return static_cast<int>(chunk);
+}
+
+/// RangePolicy<Exec, Traits...> over [0, n) on `exec` with Kokkos' automatic chunk size, without
+/// the per-call allocation of Kokkos 4's own.
+template <class Exec, class... Traits>
+auto range_policy(const Exec& exec, std::size_t n) {
+  using Policy = Kokkos::RangePolicy<Exec, Traits..., Kokkos::IndexType<std::size_t>>;
+  return Policy(exec, std::size_t(0), n, Kokkos::ChunkSize(auto_chunk_size(n, concurrency(exec))));
 }
 
 }  // namespace strided::compat

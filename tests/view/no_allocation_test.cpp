@@ -9,6 +9,7 @@
 // larger sizes (above the 32768-element inline threshold) go through Kokkos::parallel_for.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <complex>
@@ -504,6 +505,48 @@ TEST(NoAllocation, KernelsLarge) {
     ASSERT_GT(o.count, std::size_t(32768));
     check_kernels(o);
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 10, item 4: a rank-8 permuted copy on a Kokkos::Serial instance (made before counting:
+// creating an instance allocates in Kokkos 4), whose source is the same permutation of another
+// buffer, reversed twice on one axis; over every permutation of a few shapes.
+TEST(NoAllocation, PermutedRank8CopiesOnAnInstance) {
+  const Kokkos::Serial serial;
+  const Kokkos::DefaultHostExecutionSpace host;
+  std::vector<double> from(256), to(256, 0.0);
+  std::iota(from.begin(), from.end(), 0.0);
+  std::array<std::size_t, 8> perm{0, 1, 2, 3, 4, 5, 6, 7};
+  const std::array<std::size_t, 8> dims{2, 2, 2, 2, 2, 2, 2, 2}, mixed{4, 1, 2, 2, 1, 4, 2, 1};
+  int checked = 0;
+  for (const auto& shape : {dims, mixed}) {
+    std::array<std::ptrdiff_t, 8> strides{};
+    std::ptrdiff_t s = 1;
+    for (std::size_t k = 0; k < 8; ++k, s *= static_cast<std::ptrdiff_t>(shape[k - 1]))
+      strides[k] = s;
+    int n = 0;
+    do {
+      if (n++ % 97 != 0) continue;  // a spread of the 40320 permutations
+      const auto copy = [&](const auto& exec) {
+        const auto dst = StridedView<double>(to.data(), to.size(), shape, strides).permute(perm);
+        const auto src = StridedView<const double>(from.data(), from.size(), shape, strides)
+                             .permute(perm)
+                             .reverse(2)
+                             .reverse(2);
+        strided::copy_into(exec, dst, src);
+      };
+      copy(serial);
+      EXPECT_EQ(count_allocations([&] { copy(serial); }), 0u) << "Serial, permutation " << n;
+      copy(host);
+      EXPECT_EQ(count_allocations([&] { copy(host); }), 0u) << "host space, permutation " << n;
+      ++checked;
+    } while (std::next_permutation(perm.begin(), perm.end()));
+  }
+  EXPECT_EQ(to, from);
+  EXPECT_GT(checked, 800);
 }
 
 }  // namespace

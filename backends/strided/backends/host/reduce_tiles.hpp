@@ -42,8 +42,7 @@ bool reduce_tiles(const Exec& exec, const Plan<N>& plan, const Fold& fold, const
                     tiles);
   std::size_t chunks = static_cast<std::size_t>(compat::concurrency(exec)) * 8;
   if (chunks > tiles) chunks = tiles;
-  Kokkos::parallel_for(label,
-                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(exec, 0, chunks),
+  Kokkos::parallel_for(label, compat::range_policy(exec, chunks),
                        TilePartials<N, Fold, U>{plan, fold, partials.data(), chunks});
   total = combine_partials(exec, partials, red);
   return true;

@@ -115,8 +115,7 @@ void run_plan(const Exec& exec, const Plan<N>& plan, const Body& body, const std
   const std::size_t per_thread = 8;
   std::size_t chunks = static_cast<std::size_t>(compat::concurrency(exec)) * per_thread;
   if (chunks > plan.tile_count) chunks = plan.tile_count;
-  Kokkos::parallel_for(label,
-                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>(exec, 0, chunks),
+  Kokkos::parallel_for(label, compat::range_policy(exec, chunks),
                        TileChunks<N, Body>{plan, body, chunks});
 }
 
