@@ -2,10 +2,14 @@
 #define STRIDED_ARITHMETIC_HPP
 
 // + and * as the kernels use them: integers wrap on overflow (two's complement, computed in
-// the unsigned type, since signed overflow is undefined in C++); everything else is plain.
+// the unsigned type, since signed overflow is undefined in C++); everything else is plain, except
+// `rounded_mul`, the product of the built-ins that add products (dot, sum_squares, axpy, ...).
 
 #include <Kokkos_Core.hpp>
+#include <complex>
 #include <type_traits>
+
+#include "strided/element_ops.hpp"
 
 namespace strided::detail {
 
@@ -30,6 +34,78 @@ KOKKOS_INLINE_FUNCTION auto mul(const A& a, const B& b) {
     return static_cast<A>(static_cast<wrap_t<A>>(a) * static_cast<wrap_t<A>>(b));
   else
     return a * b;
+}
+
+/// Makes the compiler hold x as a value of its type: an empty asm statement that claims to change
+/// x, so the multiplication that produced x cannot be fused with an addition that uses it.
+/// Host code only (device code multiplies with the _rn intrinsics instead). Registers where the
+/// target has a constraint for them (no memory traffic), memory otherwise.
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION void materialize([[maybe_unused]] R& x) {
+#if defined(__GNUC__) || defined(__clang__)
+#if defined(__x86_64__) && (defined(__SSE2__) || defined(__AVX__))
+  if constexpr (std::is_same_v<R, float> || std::is_same_v<R, double>)
+    __asm__("" : "+x"(x));
+  else
+    __asm__("" : "+m"(x));
+#elif defined(__aarch64__)
+  if constexpr (std::is_same_v<R, float> || std::is_same_v<R, double>)
+    __asm__("" : "+w"(x));
+  else
+    __asm__("" : "+m"(x));
+#else
+  __asm__("" : "+m"(x));
+#endif
+#endif
+  // Other host compilers (MSVC) do not contract across statements by default.
+}
+
+/// a * b of one real floating type, rounded to that type before anything else sees it: never
+/// contracted into a fused multiply-add, whatever the compiler and its flags (-ffp-contract=fast,
+/// -march with FMA, nvcc's default --fmad=true, hipcc).
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION R rounded_real_mul(const R& a, const R& b) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  // The _rn intrinsics are documented never to be merged into a multiply-add.
+  if constexpr (std::is_same_v<R, double>)
+    return __dmul_rn(a, b);
+  else if constexpr (std::is_same_v<R, float>)
+    return __fmul_rn(a, b);
+  else
+    return a * b;
+#else
+  R p = a * b;
+  materialize(p);
+  return p;
+#endif
+}
+
+template <class C>
+KOKKOS_FORCEINLINE_FUNCTION C rounded_complex_mul(const C& a, const C& b) {
+  // The textbook product with each real product rounded (no Annex G recovery of infinities).
+  return C(rounded_real_mul(a.real(), b.real()) - rounded_real_mul(a.imag(), b.imag()),
+           rounded_real_mul(a.real(), b.imag()) + rounded_real_mul(a.imag(), b.real()));
+}
+
+/// The product of the built-ins that add products (dot, dot_axes, sum_squares, axpy): like `mul`,
+/// but a floating or complex product is rounded before it is added, so their bits do not depend
+/// on contraction. Both operands are converted to the product type first.
+template <class A, class B>
+KOKKOS_INLINE_FUNCTION auto rounded_mul(const A& a, const B& b) {
+  using P = decltype(mul(a, b));
+  if constexpr (std::is_floating_point_v<P> && std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
+    return rounded_real_mul<P>(static_cast<P>(a), static_cast<P>(b));
+  } else if constexpr (is_complex_v<P> && std::is_arithmetic_v<A>) {  // real * complex
+    using R = decltype(b.real() * a);
+    return P(rounded_real_mul<R>(a, b.real()), rounded_real_mul<R>(a, b.imag()));
+  } else if constexpr (is_complex_v<P> && std::is_arithmetic_v<B>) {  // complex * real
+    using R = decltype(a.real() * b);
+    return P(rounded_real_mul<R>(a.real(), b), rounded_real_mul<R>(a.imag(), b));
+  } else if constexpr (is_complex_v<P>) {
+    return rounded_complex_mul<P>(static_cast<P>(a), static_cast<P>(b));
+  } else {
+    return mul(a, b);
+  }
 }
 
 }  // namespace strided::detail

@@ -29,7 +29,8 @@ void zip_map_checked(const char* function, const std::string& label, const Exec&
   (check_accessible<Exec, SV>(), ...);
   compat::ScopedRegion region(label);
   (check_same_shape(function, dst, srcs), ...);
-  using Body = MapBody<DstRef<typename DV::value_type, typename DV::op_type>, F,
+  // A function is held as its pointer.
+  using Body = MapBody<DstRef<typename DV::value_type, typename DV::op_type>, std::decay_t<F>,
                        OperandRef<typename SV::element_type, typename SV::op_type>...>;
   Body body{{dst.data()},
             Tuple<OperandRef<typename SV::element_type, typename SV::op_type>...>(
@@ -91,7 +92,7 @@ struct AxpyFn {
   Alpha alpha;
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
-    return add(a, mul(alpha, b));
+    return add(a, rounded_mul(alpha, b));
   }
 };
 template <class Alpha>
@@ -155,9 +156,7 @@ void symmetrize(const char* function, const std::string& label, const Exec& exec
     }
   }
   Kokkos::parallel_for(
-      label,
-      Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<std::size_t>>(
-          exec, 0, tiles * tiles),
+      label, compat::range_policy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(exec, tiles * tiles),
       kernel);
 }
 

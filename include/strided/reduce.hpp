@@ -62,14 +62,14 @@ struct Square {
   template <class T>
   KOKKOS_INLINE_FUNCTION U operator()(const T& x) const {
     const U v = static_cast<U>(x);
-    return mul(v, v);
+    return rounded_mul(v, v);
   }
 };
 template <class U>
 struct Product {
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION U operator()(const A& a, const B& b) const {
-    return mul(static_cast<U>(a), static_cast<U>(b));
+    return rounded_mul(static_cast<U>(a), static_cast<U>(b));
   }
 };
 struct Plus {

@@ -1,7 +1,10 @@
 // Prints the bits of many reductions of inexact data (sin/cos), one "name hex" line each, on the
 // execution space named by the first argument ("serial", "parallel", or "device" for the device
 // algorithm on the host-parallel space). The determinism test
-// runs it in separate processes at several thread counts and compares the lines.
+// runs it in separate processes at several thread counts and compares the lines; the contraction
+// leg (cmake/run.sh contract) compares a build with -O3 -march=native -ffp-contract=fast against
+// the default build. The probe's own arithmetic (the data, the functions it passes) is written so
+// that no compiler may contract it: what differs there is the library's doing.
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <complex>
@@ -12,6 +15,8 @@
 #include <vector>
 
 #include <strided/strided.hpp>
+
+#include "test_session.hpp"
 
 namespace {
 
@@ -29,9 +34,9 @@ void probe(const Exec& exec) {
   std::printf("space %s\n", Exec::name());  // not compared: the driver drops this line
   using strided::StridedArray;
   auto wave = [](const strided::MultiIndex& i) {
-    double n = 0;
-    for (std::size_t k = 0; k < i.size(); ++k) n = n * 1000 + double(i[k]);
-    return std::sin(n);
+    std::int64_t n = 0;  // integer arithmetic: nothing to contract
+    for (std::size_t k = 0; k < i.size(); ++k) n = n * 1000 + std::int64_t(i[k]);
+    return std::sin(double(n));
   };
   const auto a = StridedArray<double>::from_fn_row_major({700, 900}, wave);
   const auto c = StridedArray<double>::from_fn_col_major({64, 48, 33}, wave);
@@ -52,7 +57,7 @@ void probe(const Exec& exec) {
   print("sum.reversed", strided::sum(exec, a.view().reverse(1)));
   print("sum_squares", strided::sum_squares(exec, a.view()));
   print("product.near_one", strided::reduce(
-                                exec, a.view(), [](double x) { return 1 + 1e-3 * x; },
+                                exec, a.view(), [](double x) { return 1 + x / 1024; },
                                 [](double x, double y) { return x * y; }, 1.0));
   print("max", strided::max(exec, a.view().transpose()));
   print("min", strided::min(exec, c.view()));
@@ -62,7 +67,7 @@ void probe(const Exec& exec) {
   print("dot.complex_hermitian", strided::dot(exec, z.view().conj(), z.view()));
   print("zip_reduce",
         strided::zip_reduce(
-            exec, a.view(), a.view().reverse(1), [](double x, double y) { return x * x - y; },
+            exec, a.view(), a.view().reverse(1), [](double x, double y) { return x / 4 - y; },
             [](double x, double y) { return x + y; }, 0.0));
   const auto rows = strided::reduce_axis(
       exec, a.view(), 1, [](double x) { return x; }, [](double x, double y) { return x + y; }, 0.0);
@@ -80,12 +85,39 @@ void probe(const Exec& exec) {
   strided::dot_axes(exec, widened.view(), a.view(), a.view().reverse(0), {0, 1});
   print("dot_axes.all", widened.view()());
   print("sum.of_rowsums", strided::sum(exec, rows.view()));
+  auto squares = StridedArray<double>::row_major({48});
+  strided::sum_squares_axes(exec, squares.view(), c.view(), {0, 2});
+  print("sum_squares_axes[0]", squares.view()(0));
+  print("sum_squares_axes[47]", squares.view()(47));
+  auto dots = StridedArray<double>::col_major({900});
+  strided::dot_axes(exec, dots.view(), a.view(), a.view().reverse(1), {0});
+  print("dot_axes.cols[0]", dots.view()(0));
+  print("dot_axes.cols[899]", dots.view()(899));
+  print("dot.f32_in_f64.strided", strided::dot<double>(exec, f.view().slice(0, 3, 1 << 20, 5),
+                                                       g.view().slice(0, 1, 1 << 20, 5)));
+  // Element-wise kernels that multiply and add (axpy): elements and the sum of the result.
+  auto y = StridedArray<double>::row_major({700, 900});
+  strided::copy_into(exec, y.view(), a.view());
+  strided::axpy(exec, y.view(), a.view().reverse(0), 0.3);
+  strided::axpy(exec, y.view(), a.view().reverse(1), 1.7);
+  exec.fence();
+  print("axpy[0,0]", y.view()(0, 0));
+  print("axpy[351,452]", y.view()(351, 452));
+  print("axpy.sum", strided::sum(exec, y.view()));
+  auto w = StridedArray<std::complex<double>>::row_major({300, 301});
+  strided::copy_into(exec, w.view(), z.view());
+  strided::axpy(exec, w.view(), z.view().reverse(0), std::complex<double>(0.3, -1.1));
+  exec.fence();
+  print("axpy.complex.re", w.view()(17, 33).real());
+  print("axpy.complex.im", w.view()(17, 33).imag());
+  print("axpy.complex.sum.re", strided::sum(exec, w.view()).real());
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard guard(argc, argv);
+  strided_test::KokkosSession kokkos(argc, argv);  // --threads=N
+  if (!kokkos.check_concurrency(stderr)) return 1;
   const std::string space = argc > 1 ? argv[1] : "parallel";
   // "device": the host-parallel space running the device algorithm (one tile per team).
   if (space == "device") strided::execution_options().algorithm = strided::Algorithm::Device;
