@@ -141,13 +141,12 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
   const std::size_t tiles = sub.tile_count;
   Kokkos::View<U*, typename Exec::memory_space> partials(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strided::axis_partials"), outputs * tiles);
-  using Items = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::size_t>>;
   if (tiles > 0)
-    Kokkos::parallel_for(label, Items(exec, 0, outputs * tiles),
+    Kokkos::parallel_for(label, compat::range_policy(exec, outputs * tiles),
                          SubTilePartials<S, Fold, U>{index_of, sub, fold, partials.data()});
-  Kokkos::parallel_for(label, Items(exec, 0, outputs),
-                       CombineOutputs<S, Dst, ReduceFn, U>{index_of, tiles, partials.data(),
-                                                           Dst{dst.data()}, reduce_fn, init});
+  Kokkos::parallel_for(label, compat::range_policy(exec, outputs),
+                       CombineOutputs<S, Dst, std::decay_t<ReduceFn>, U>{
+                           index_of, tiles, partials.data(), Dst{dst.data()}, reduce_fn, init});
   compat::fence(exec, "strided::reduce_axes: release the partials");
 }
 

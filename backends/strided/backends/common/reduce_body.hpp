@@ -3,6 +3,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "strided/backends/common/map_body.hpp"
@@ -136,9 +137,11 @@ struct TileFold {
   }
 };
 
-/// The fold of map_fn over the views `srcs` (their origins and ops), lanes empty.
+/// The fold of map_fn over the views `srcs` (their origins and ops), lanes empty. The functions
+/// are held decayed: a function is held as its pointer.
 template <class U, class MapFn, class ReduceFn, class... SV>
-TileFold<U, MapFn, ReduceFn, OperandRef<typename SV::element_type, typename SV::op_type>...>
+TileFold<U, std::decay_t<MapFn>, std::decay_t<ReduceFn>,
+         OperandRef<typename SV::element_type, typename SV::op_type>...>
 make_fold(const MapFn& map_fn, const ReduceFn& reduce_fn, const SV&... srcs) {
   using Refs = Tuple<OperandRef<typename SV::element_type, typename SV::op_type>...>;
   return {Refs(OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...),
