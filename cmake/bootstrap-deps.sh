@@ -3,7 +3,7 @@
 # source package into a cached prefix (Debian's binary Kokkos is Serial-only). Idempotent: every
 # step leaves a stamp keyed on its inputs and is skipped when the stamp matches.
 #
-#   cmake/bootstrap-deps.sh [--deps-dir DIR] [--jobs N] [--no-apt]
+#   cmake/bootstrap-deps.sh [--deps-dir DIR] [--jobs N] [--no-apt] [--kokkos4 TARBALL]
 #
 # Result: DIR/install/kokkos-openmp   Kokkos Serial+OpenMP and Kokkos Kernels (no ETI)
 #         DIR/install/kokkos-threads  Kokkos Serial+Threads (3.4 allows one host-parallel backend)
@@ -14,6 +14,12 @@
 #                                     or /usr/local/cuda) from a copy DIR/src/kokkos-cuda13
 #                                     patched with cmake/patches/kokkos-3.4.01-cuda13.patch
 #   STRIDED_BOOTSTRAP_CUDA=AMPERE80 cmake/bootstrap-deps.sh   (then Kokkos_ROOT=... --preset cuda)
+# With --kokkos4 TARBALL (the Kokkos 4.6.01 release source, checked against its pinned SHA-256;
+# CI passes ../shared/deps/kokkos-4.6.01.tar.gz), also the CI legs' Kokkos 4 prefixes:
+#         DIR/install/kokkos4-openmp  Kokkos 4.6.01 Serial+OpenMP, C++17
+#         DIR/install/kokkos4-threads Kokkos 4.6.01 Serial+Threads, C++17
+#         DIR/install/kokkos4-cxx20   Kokkos 4.6.01 Serial+OpenMP, C++20 without deprecated code
+#                                     (Kokkos_ENABLE_DEPRECATED_CODE_4=OFF: the API Kokkos 5 keeps)
 # No archive host is named here: the deb-src entry is derived from the system's apt sources.
 set -euo pipefail
 
@@ -21,11 +27,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 deps="$here/../.deps"
 jobs=$(nproc)
 use_apt=1
+kokkos4_tarball=
 while [ $# -gt 0 ]; do
   case "$1" in
     --deps-dir) deps=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --no-apt) use_apt=0; shift ;;
+    --kokkos4) kokkos4_tarball=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
     *) echo "bootstrap-deps: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -35,6 +43,7 @@ stamps="$deps/stamps"
 mkdir -p "$stamps"
 
 TRILINOS_ORIG_SHA256=${TRILINOS_ORIG_SHA256:-0ddb47784ba7b8a6b9a07a4822b33be508feb4ccd54301b2a5d10c9e54524b90}
+KOKKOS4_SHA256=d8a8a5e15331c46b900d3f75d2b62b0b32f067b126a4a75d465224c899765084
 log() { printf '[bootstrap-deps] %s\n' "$*" >&2; }
 t0=$(date +%s)
 
@@ -82,6 +91,26 @@ key_thr=$(key_of "$TRILINOS_ORIG_SHA256" "$compiler_id" "${kokkos_thr_args[@]}")
 key_ser=$(key_of "$TRILINOS_ORIG_SHA256" "$compiler_id" "${kokkos_ser_args[@]}")
 key_kk=$(key_of "$key_omp" "${kk_args[@]}")
 
+# Kokkos 4.6.01 (opt-in with --kokkos4): one prefix per CI leg.
+k4_names=(kokkos4-openmp kokkos4-threads kokkos4-cxx20)
+declare -A k4_args k4_keys
+if [ -n "$kokkos4_tarball" ]; then
+  k4_base=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_EXTENSIONS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+           -DCMAKE_CXX_COMPILER="$cxx" -DKokkos_ENABLE_SERIAL=ON)
+  k4_args[kokkos4-openmp]="-DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMP=ON"
+  k4_args[kokkos4-threads]="-DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_THREADS=ON"
+  k4_args[kokkos4-cxx20]="-DCMAKE_CXX_STANDARD=20 -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF"
+  for name in "${k4_names[@]}"; do
+    k4_keys[$name]=$(key_of "$KOKKOS4_SHA256" "$compiler_id" "${k4_base[@]}" ${k4_args[$name]} "$deps/install/$name")
+  done
+fi
+kokkos4_ready() {
+  [ -z "$kokkos4_tarball" ] && return 0
+  for name in "${k4_names[@]}"; do
+    stamp_ok "$name" "${k4_keys[$name]}" || return 1
+  done
+}
+
 cuda_arch=${STRIDED_BOOTSTRAP_CUDA:-}
 if [ -n "$cuda_arch" ]; then
   cuda_home=${CUDA_HOME:-/usr/local/cuda}
@@ -106,7 +135,7 @@ if stamp_ok kokkos-openmp "$key_omp" && stamp_ok kokkos-threads "$key_thr" &&
    stamp_ok kokkos-serial "$key_ser" && stamp_ok kokkoskernels "$key_kk" &&
    [ -f "$omp_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] &&
    [ -f "$thr_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] &&
-   { [ -z "$cuda_arch" ] || stamp_ok kokkos-cuda "$key_cuda"; }; then
+   { [ -z "$cuda_arch" ] || stamp_ok kokkos-cuda "$key_cuda"; } && kokkos4_ready; then
   log "Kokkos prefixes up to date in $deps/install ($(( $(date +%s) - t0 )) s)"
   exit 0
 fi
@@ -184,5 +213,21 @@ if [ -n "$cuda_arch" ]; then
     echo "$key_cuda_src" >"$stamps/kokkos-cuda13-src"
   fi
   build_install kokkos-cuda "$key_cuda" "$cuda_src" "${kokkos_cuda_args[@]}"
+fi
+if [ -n "$kokkos4_tarball" ] && ! kokkos4_ready; then
+  k4_src="$deps/src/kokkos-4.6.01"
+  if ! stamp_ok kokkos4-extract "$KOKKOS4_SHA256" || [ ! -f "$k4_src/CMakeLists.txt" ]; then
+    echo "$KOKKOS4_SHA256  $kokkos4_tarball" | sha256sum -c --quiet ||
+      { log "checksum mismatch for $kokkos4_tarball"; exit 1; }
+    log "extracting $(basename "$kokkos4_tarball")"
+    rm -rf "$k4_src" && mkdir -p "$k4_src"
+    tar -xzf "$kokkos4_tarball" -C "$k4_src" --strip-components=1
+    echo "$KOKKOS4_SHA256" >"$stamps/kokkos4-extract"
+  fi
+  for name in "${k4_names[@]}"; do
+    # shellcheck disable=SC2086 # k4_args holds several words
+    build_install "$name" "${k4_keys[$name]}" "$k4_src" "${k4_base[@]}" ${k4_args[$name]} \
+      -DCMAKE_INSTALL_PREFIX="$deps/install/$name"
+  done
 fi
 log "dependencies ready in $deps/install ($(( $(date +%s) - t0 )) s)"
