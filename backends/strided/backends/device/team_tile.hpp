@@ -16,7 +16,9 @@ namespace strided::detail {
 template <int N>
 struct TeamTile {
   std::ptrdiff_t origin[N];
-  std::size_t len[MAX_PLAN_RANK];
+  // Zeroed beyond the rank: GCC 12 cannot see that only [0, rank) is read (-Wmaybe-uninitialized
+  // under Kokkos 4.6's Serial team dispatch).
+  std::size_t len[MAX_PLAN_RANK] = {};
   std::size_t n0 = 1;
   std::size_t rows = 1;
 
