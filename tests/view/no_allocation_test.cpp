@@ -511,9 +511,10 @@ TEST(NoAllocation, KernelsLarge) {
 
 namespace {
 
-// Issue 10, item 4: a rank-8 permuted copy on a Kokkos::Serial instance (made before counting:
-// creating an instance allocates in Kokkos 4), whose source is the same permutation of another
-// buffer, reversed twice on one axis; over every permutation of a few shapes.
+// A rank-8 permuted copy on a Kokkos::Serial instance (made before counting: creating an
+// instance allocates in Kokkos 4), whose source is the same permutation of another buffer,
+// reversed twice on one axis, or the destination itself; over a spread of the permutations of
+// two shapes.
 TEST(NoAllocation, PermutedRank8CopiesOnAnInstance) {
   const Kokkos::Serial serial;
   const Kokkos::DefaultHostExecutionSpace host;
@@ -542,6 +543,13 @@ TEST(NoAllocation, PermutedRank8CopiesOnAnInstance) {
       EXPECT_EQ(count_allocations([&] { copy(serial); }), 0u) << "Serial, permutation " << n;
       copy(host);
       EXPECT_EQ(count_allocations([&] { copy(host); }), 0u) << "host space, permutation " << n;
+      // In place: the source is the destination's own layout, reached through the reversals.
+      const auto in_place = [&] {
+        const auto dst = StridedView<double>(to.data(), to.size(), shape, strides).permute(perm);
+        strided::copy_into(serial, dst, dst.reverse(2).reverse(2));
+      };
+      in_place();
+      EXPECT_EQ(count_allocations(in_place), 0u) << "in place, permutation " << n;
       ++checked;
     } while (std::next_permutation(perm.begin(), perm.end()));
   }
