@@ -5,7 +5,7 @@
 // every buffer is allocated before counting starts. A view of rank INLINE_RANK + 1 must allocate,
 // which shows that the counter sees the library's allocations.
 //
-// ctest runs this binary at --kokkos-threads=1; run it at 2 or more threads as well, where the
+// ctest runs this binary at --threads=1; run it at 2 or more threads as well, where the
 // larger sizes (above the 32768-element inline threshold) go through Kokkos::parallel_for.
 #include <gtest/gtest.h>
 
