@@ -72,33 +72,25 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
     depends_on("benchmark@1.7:", type=("build", "link"), when="+benchmarks")
 
     # Kokkos builds for exactly one GPU architecture, so the variants of CudaPackage and
-    # ROCmPackage, which take several values, are redefined single-valued (as Kokkos does).
-    variant(
-        "cuda_arch",
-        description="CUDA architecture",
-        values=("none",) + CudaPackage.cuda_arch_values,
-        default="none",
-        multi=False,
-        sticky=True,
-        when="+cuda",
-    )
-    variant(
-        "amdgpu_target",
-        description="AMD GPU architecture",
-        values=("none",) + ROCmPackage.amdgpu_targets,
-        default="none",
-        multi=False,
-        sticky=True,
-        when="+rocm",
-    )
-    for _arch in CudaPackage.cuda_arch_values:
-        _cuda_dep = f"+cuda cuda_arch={_arch}"
-        depends_on(f"kokkos {_cuda_dep}", when=_cuda_dep)
-    for _arch in ROCmPackage.amdgpu_targets:
-        _rocm_dep = f"+rocm amdgpu_target={_arch}"
-        depends_on(f"kokkos {_rocm_dep}", when=_rocm_dep)
-    conflicts("+cuda", when="cuda_arch=none")
-    conflicts("+rocm", when="amdgpu_target=none")
+    # ROCmPackage, which take several values, are redefined single-valued (as Kokkos does), and
+    # each value is passed on to Kokkos.
+    for _backend, _name, _values, _description in (
+        ("cuda", "cuda_arch", CudaPackage.cuda_arch_values, "CUDA architecture"),
+        ("rocm", "amdgpu_target", ROCmPackage.amdgpu_targets, "AMD GPU architecture"),
+    ):
+        variant(
+            _name,
+            description=_description,
+            values=("none",) + tuple(_values),
+            default="none",
+            multi=False,
+            sticky=True,
+            when=f"+{_backend}",
+        )
+        for _arch in _values:
+            _dep = f"+{_backend} {_name}={_arch}"
+            depends_on(f"kokkos {_dep}", when=_dep)
+        conflicts(f"+{_backend}", when=f"{_name}=none")
     conflicts("+cuda", when="+rocm", msg="Kokkos enables at most one device backend")
     # perf/ uses KOKKOS_LAMBDA. Kokkos 3 needs the variant for device lambdas; with Kokkos 4 the
     # recipe would otherwise pass Kokkos_ENABLE_CUDA_LAMBDA=OFF, which 4.x rejects unless
