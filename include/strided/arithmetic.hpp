@@ -6,7 +6,6 @@
 // `rounded_mul`, the product of the built-ins that add products (dot, sum_squares, axpy, ...).
 
 #include <Kokkos_Core.hpp>
-#include <complex>
 #include <type_traits>
 
 #include "strided/element_ops.hpp"
@@ -36,26 +35,27 @@ KOKKOS_INLINE_FUNCTION auto mul(const A& a, const B& b) {
     return a * b;
 }
 
+/// The register class of float and double on targets that have a constraint for it.
+#if defined(__x86_64__)
+#define STRIDED_FP_REGISTER "+x"
+#elif defined(__aarch64__)
+#define STRIDED_FP_REGISTER "+w"
+#endif
+
 /// Makes the compiler hold x as a value of its type: an empty asm statement that claims to change
 /// x, so the multiplication that produced x cannot be fused with an addition that uses it.
-/// Host code only (device code multiplies with the _rn intrinsics instead). Registers where the
-/// target has a constraint for them (no memory traffic), memory otherwise.
+/// Host code only (device code multiplies with the _rn intrinsics instead). In a register where
+/// the target has a constraint for it (no memory traffic), through memory otherwise.
 template <class R>
 KOKKOS_FORCEINLINE_FUNCTION void materialize([[maybe_unused]] R& x) {
 #if defined(__GNUC__) || defined(__clang__)
-#if defined(__x86_64__) && (defined(__SSE2__) || defined(__AVX__))
-  if constexpr (std::is_same_v<R, float> || std::is_same_v<R, double>)
-    __asm__("" : "+x"(x));
-  else
-    __asm__("" : "+m"(x));
-#elif defined(__aarch64__)
-  if constexpr (std::is_same_v<R, float> || std::is_same_v<R, double>)
-    __asm__("" : "+w"(x));
-  else
-    __asm__("" : "+m"(x));
-#else
-  __asm__("" : "+m"(x));
+#if defined(STRIDED_FP_REGISTER)
+  if constexpr (std::is_same_v<R, float> || std::is_same_v<R, double>) {
+    __asm__("" : STRIDED_FP_REGISTER(x));
+    return;
+  }
 #endif
+  __asm__("" : "+m"(x));
 #endif
   // Other host compilers (MSVC) do not contract across statements by default.
 }
