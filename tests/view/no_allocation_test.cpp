@@ -524,10 +524,12 @@ TEST(NoAllocation, PermutedRank8CopiesOnAnInstance) {
   const std::array<std::size_t, 8> dims{2, 2, 2, 2, 2, 2, 2, 2}, mixed{4, 1, 2, 2, 1, 4, 2, 1};
   int checked = 0;
   for (const auto& shape : {dims, mixed}) {
-    std::array<std::ptrdiff_t, 8> strides{};
+    std::array<std::ptrdiff_t, 8> strides{};  // column-major
     std::ptrdiff_t s = 1;
-    for (std::size_t k = 0; k < 8; ++k, s *= static_cast<std::ptrdiff_t>(shape[k - 1]))
+    for (std::size_t k = 0; k < 8; ++k) {
       strides[k] = s;
+      s *= static_cast<std::ptrdiff_t>(shape[k]);
+    }
     int n = 0;
     do {
       if (n++ % 97 != 0) continue;  // a spread of the 40320 permutations
