@@ -1,10 +1,10 @@
 // Built-ins that add products round each product first, whatever the compiler flags (API.md,
 // Determinism contract). This file is compiled with -O2 -ffp-contract=fast and, on x86, -mfma
-// (see tests/CMakeLists.txt), the flags under which a compiler fuses `acc + x * y` into one FMA. Each
-// kernel folds one tile of N elements, in the order the contract fixes: lanes 0..15 take elements
-// 0..15, element i >= 16 is added to lane i % 16, and the lanes combine in a pairwise tree. The
-// reference computes that order with every product stored through a volatile (rounded); the same
-// fold with fused products must give other bits, or the data would prove nothing.
+// (see tests/CMakeLists.txt), the flags under which a compiler fuses `acc + x * y` into one FMA.
+// Each kernel folds one tile of N elements, in the order the contract fixes: lanes 0..15 take
+// elements 0..15, element i >= 16 is added to lane i % 16, and the lanes combine in a pairwise
+// tree. The reference computes that order with every product stored through a volatile (rounded);
+// the same fold with fused products must give other bits, or the data would prove nothing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
