@@ -1178,6 +1178,19 @@ TEST(MakePlan, TileWorkingSetWithDefaultOptions) {
 // combine_pairwise
 // ---------------------------------------------------------------------------------------------
 
+/// combine_pairwise folds in place: each call gets its own copy of the leaves.
+template <class U, class ReduceFn>
+U combine_copy(std::vector<U> leaves, std::size_t first, std::size_t last, const ReduceFn& red) {
+  return combine_pairwise(leaves.data(), first, last, red);
+}
+
+/// The tree the contract defines, written recursively: n leaves are (first n / 2) + (the rest).
+std::string recursive_tree(std::size_t first, std::size_t last) {
+  if (last - first == 1) return std::to_string(first);
+  const std::size_t mid = first + (last - first) / 2;
+  return "(" + recursive_tree(first, mid) + "+" + recursive_tree(mid, last) + ")";
+}
+
 TEST(CombinePairwise, FixedTreeShapeForCounts1To7) {
   const std::vector<std::string> leaves = {"0", "1", "2", "3", "4", "5", "6"};
   auto cat = [](const std::string& a, const std::string& b) { return "(" + a + "+" + b + ")"; };
@@ -1190,20 +1203,30 @@ TEST(CombinePairwise, FixedTreeShapeForCounts1To7) {
       "((0+(1+2))+(3+(4+5)))",
       "((0+(1+2))+((3+4)+(5+6)))",
   };
-  for (std::size_t n = 1; n <= 7; ++n)
-    EXPECT_EQ(combine_pairwise(leaves.data(), 0, n, cat), want[n - 1]) << n;
+  for (std::size_t n = 1; n <= 7; ++n) EXPECT_EQ(combine_copy(leaves, 0, n, cat), want[n - 1]) << n;
 }
 
 TEST(CombinePairwise, ShapeDependsOnlyOnCount) {
   const std::vector<std::string> leaves = {"a", "b", "c", "d", "e", "f", "g", "h", "i"};
   auto cat = [](const std::string& a, const std::string& b) { return "(" + a + b + ")"; };
-  EXPECT_EQ(combine_pairwise(leaves.data(), 4, 7, cat), "(e(fg))");
-  EXPECT_EQ(combine_pairwise(leaves.data(), 1, 6, cat), "((bc)(d(ef)))");
-  EXPECT_EQ(combine_pairwise(leaves.data(), 0, 9, cat), "(((ab)(cd))((ef)(g(hi))))");
+  EXPECT_EQ(combine_copy(leaves, 4, 7, cat), "(e(fg))");
+  EXPECT_EQ(combine_copy(leaves, 1, 6, cat), "((bc)(d(ef)))");
+  EXPECT_EQ(combine_copy(leaves, 0, 9, cat), "(((ab)(cd))((ef)(g(hi))))");
   // Numeric: a non-associative fold (subtraction) exposes the tree as well.
-  const double v[] = {1, 2, 4, 8, 16};
+  const std::vector<double> v = {1, 2, 4, 8, 16};
   auto sub = [](double a, double b) { return a - b; };
-  EXPECT_EQ(combine_pairwise(v, 0, 5, sub), (1.0 - 2.0) - (4.0 - (8.0 - 16.0)));
+  EXPECT_EQ(combine_copy(v, 0, 5, sub), (1.0 - 2.0) - (4.0 - (8.0 - 16.0)));
+}
+
+TEST(CombinePairwise, IterativeWalkBuildsTheRecursiveTreeForEveryCount) {
+  // Every count up to 1100 (odd and even splits at every depth) and a few offsets.
+  std::vector<std::string> leaves(1200);
+  for (std::size_t i = 0; i < leaves.size(); ++i) leaves[i] = std::to_string(i);
+  auto cat = [](const std::string& a, const std::string& b) { return "(" + a + "+" + b + ")"; };
+  for (std::size_t first : {0, 1, 37})
+    for (std::size_t n = 1; n <= 1100; ++n)
+      ASSERT_EQ(combine_copy(leaves, first, first + n, cat), recursive_tree(first, first + n))
+          << "first " << first << ", count " << n;
 }
 
 // ---------------------------------------------------------------------------------------------

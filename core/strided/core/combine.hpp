@@ -2,20 +2,48 @@
 #define STRIDED_CORE_COMBINE_HPP
 
 #include <cstddef>
+#include <cstdint>
 
 #include "strided/core/config.hpp"
 
 namespace strided::detail {
 
-/// Folds partials[first, last) in a fixed pairwise tree that depends only on the count: the
-/// host-side half of the determinism contract. `last > first`.
+/// Folds partials[first, last) in a fixed pairwise tree that depends only on the count: a node
+/// of n leaves is red(node of the first n / 2, node of the rest). The host-side half of the
+/// determinism contract. `last > first`.
+///
+/// In place and without recursion (it also runs inside device kernels, where the stack size
+/// must be known statically): each node's value goes to its first slot, and the post-order
+/// walk keeps only two bit stacks, whether the node at each depth is a right child and whether
+/// its parent's size is odd, from which the parent's first slot and size are recomputed.
 template <class U, class ReduceFn>
-STRIDED_HOST_DEVICE U combine_pairwise(const U* partials, std::size_t first, std::size_t last,
+STRIDED_HOST_DEVICE U combine_pairwise(U* partials, std::size_t first, std::size_t last,
                                        const ReduceFn& red) {
-  if (last - first == 1) return partials[first];
-  const std::size_t mid = first + (last - first) / 2;
-  return red(combine_pairwise(partials, first, mid, red),
-             combine_pairwise(partials, mid, last, red));
+  std::size_t size = last - first;
+  std::uint64_t right = 0, odd = 0;  // bit d: the node below depth d is a right child / d is odd
+  int depth = 0;
+  while (true) {
+    for (; size > 1; ++depth) {  // down to the leftmost leaf
+      right &= ~(std::uint64_t(1) << depth);
+      odd = (odd & ~(std::uint64_t(1) << depth)) | (std::uint64_t(size & 1) << depth);
+      size /= 2;
+    }
+    // Up through every parent whose right child is now complete.
+    while (depth > 0 && ((right >> (depth - 1)) & 1)) {
+      --depth;
+      const std::size_t parent = 2 * size - ((odd >> depth) & 1);
+      const std::size_t parent_first = first - parent / 2;
+      partials[parent_first] = red(partials[parent_first], partials[first]);
+      first = parent_first;
+      size = parent;
+    }
+    if (depth == 0) return partials[first];
+    // A complete left child: on to its right sibling.
+    const std::size_t parent = 2 * size + ((odd >> (depth - 1)) & 1);
+    right |= std::uint64_t(1) << (depth - 1);
+    first += size;
+    size = parent - size;
+  }
 }
 
 }  // namespace strided::detail
