@@ -95,6 +95,18 @@ auto range_policy(const Exec& exec, std::size_t n) {
   return Policy(exec, std::size_t(0), n, Kokkos::ChunkSize(auto_chunk_size(n, concurrency(exec))));
 }
 
+/// Page-locked host memory of the enabled GPU backend (host transfers from it are asynchronous
+/// DMA), or HostSpace without one.
+#if defined(KOKKOS_ENABLE_CUDA)
+using HostPinnedSpace = Kokkos::CudaHostPinnedSpace;
+#elif defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
+using HostPinnedSpace = Kokkos::HIPHostPinnedSpace;
+#elif defined(KOKKOS_ENABLE_HIP)
+using HostPinnedSpace = Kokkos::Experimental::HIPHostPinnedSpace;
+#else
+using HostPinnedSpace = Kokkos::HostSpace;
+#endif
+
 }  // namespace strided::compat
 
 #endif

@@ -6,9 +6,11 @@
 // permuted pairs across spaces.
 
 #include <Kokkos_Core.hpp>
+#include <mutex>
 #include <string>
 #include <type_traits>
 
+#include "strided/backends/device/workspace.hpp"
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
 #include "strided/core/layout.hpp"
@@ -35,6 +37,14 @@ StridedView<T, Identity, Memory> packed_view(T* data, std::size_t size, const Sh
   return StridedView<T, Identity, Memory>(data, size, shape.extents(), dense);
 }
 
+/// Where one side of copy_across stages: pinned host memory when that side is the host and the
+/// other is not, else the side's own memory.
+template <class Memory, class Other>
+using staging_memory_t = std::conditional_t<
+    Kokkos::SpaceAccessibility<Kokkos::DefaultHostExecutionSpace, Memory>::accessible &&
+        !Kokkos::SpaceAccessibility<Kokkos::DefaultHostExecutionSpace, Other>::accessible,
+    compat::HostPinnedSpace, Memory>;
+
 template <class Exec, class V>
 constexpr bool reaches_v = Kokkos::SpaceAccessibility<Exec, typename V::memory_space>::accessible;
 
@@ -52,7 +62,8 @@ decltype(auto) exec_for(const Exec& exec) {
 /// dst = op(src) where `dst_exec` reaches dst's memory and `src_exec` reaches src's: packs src
 /// into a contiguous buffer on its side, transfers it with one Kokkos::deep_copy, and unpacks it
 /// into dst on the other side. Every check (shape, an injective destination) runs before
-/// anything is written; the buffers are the library's (2 x dst.size() elements, freed on return).
+/// anything is written; the staging buffers are the library's (2 x dst.size() elements, kept
+/// between calls and grown when needed, pinned on the host side of a host <-> device copy).
 template <class DstExec, class D, class SrcExec, class S>
 void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec, const S& src,
                  Staging staging = Staging::Auto) {
@@ -77,18 +88,27 @@ void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec,
                   : Staging::OnDestination;
   using SrcMemory = typename SV::memory_space;
   using DstMemory = typename DV::memory_space;
+  // The host side of a host <-> device transfer stages in pinned memory (asynchronous DMA).
+  using SrcStage = detail::staging_memory_t<SrcMemory, DstMemory>;
+  using DstStage = detail::staging_memory_t<DstMemory, SrcMemory>;
   const std::size_t n = d.size();
-  Kokkos::View<T*, SrcMemory> packed(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strided::copy_across::packed"), n);
-  Kokkos::View<T*, DstMemory> arrived(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strided::copy_across::arrived"), n);
+  // Grow-only buffers kept between calls (a cudaMalloc and a cudaFree per call would wait for
+  // the device), held until this call is done.
+  auto& packed_buffer = detail::CachedBuffer<SrcStage, 0>::get();
+  auto& arrived_buffer = detail::CachedBuffer<DstStage, 1>::get();
+  const std::scoped_lock hold(packed_buffer.mutex(), arrived_buffer.mutex());
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  const Kokkos::View<T*, SrcStage, Unmanaged> packed(
+      reinterpret_cast<T*>(packed_buffer.bytes(n * sizeof(T))), n);
+  const Kokkos::View<T*, DstStage, Unmanaged> arrived(
+      reinterpret_cast<T*>(arrived_buffer.bytes(n * sizeof(T))), n);
   const auto packed_as = [&](auto* data, auto memory) {
     using Memory = decltype(memory);
     if (staging == Staging::OnSource) return detail::packed_view<T, Memory>(data, n, d, d);
     return detail::packed_view<T, Memory>(data, n, d, s);
   };
 
-  detail::zip_map_checked("copy_across", label, src_exec, packed_as(packed.data(), SrcMemory()),
+  detail::zip_map_checked("copy_across", label, src_exec, packed_as(packed.data(), SrcStage()),
                           detail::CopyFn{}, s);
   compat::fence(src_exec, "strided::copy_across: packed");
   // The transfer runs on the side that is not the host (Kokkos copies through that device).
@@ -99,7 +119,7 @@ void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec,
     Kokkos::deep_copy(dst_exec, arrived, packed);
   }
   detail::zip_map_checked("copy_across", label, dst_exec, d, detail::CopyFn{},
-                          packed_as(arrived.data(), DstMemory()));
+                          packed_as(arrived.data(), DstStage()));
   compat::fence(dst_exec, "strided::copy_across: unpacked");
 }
 

@@ -11,7 +11,8 @@ namespace strided {
 /// Which algorithm runs the tiles of a plan.
 enum class Algorithm {
   Auto,   ///< Host on host execution spaces, Device on the others (CUDA, HIP, ...)
-  Host,   ///< chunks of consecutive tiles per thread (RangePolicy); small calls run inline
+  Host,   ///< chunks of consecutive tiles per thread (RangePolicy); small calls run inline;
+          ///< host execution spaces only (a device space runs Device)
   Device  ///< one tile per team (TeamPolicy), scratch-memory transposes, lanes across threads
 };
 
@@ -51,9 +52,11 @@ class ScopedExecutionOptions {
 
 namespace detail {
 
-/// The device algorithm runs on `Exec` for this call.
+/// The device algorithm runs on `Exec` for this call. Spaces that the host cannot run on always
+/// take it: the host algorithm's kernels are not even compiled for them.
 template <class Exec>
 bool uses_device_algorithm() {
+  if constexpr (!compat::is_host_space_v<Exec>) return true;
   const Algorithm a = execution_options().algorithm;
   if (a == Algorithm::Auto) return !compat::is_host_space_v<Exec>;
   return a == Algorithm::Device;

@@ -9,6 +9,7 @@
 #include "strided/backends/common/map_body.hpp"
 #include "strided/backends/common/symmetrize_blocks.hpp"
 #include "strided/backends/device/run_teams.hpp"
+#include "strided/backends/device/team_symmetrize.hpp"
 #include "strided/backends/host/run_plan.hpp"
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
@@ -58,8 +59,10 @@ void zip_map_checked(const char* function, const std::string& label, const Exec&
     run_map_teams(exec, plan, body, label);
     return;
   }
-  body.stream = plan.count * sizeof(typename DV::value_type) >= planner_options().stream_bytes;
-  run_plan(exec, plan, body, label);
+  if constexpr (compat::is_host_space_v<Exec>) {
+    body.stream = plan.count * sizeof(typename DV::value_type) >= planner_options().stream_bytes;
+    run_plan(exec, plan, body, label);
+  }
 }
 
 struct CopyFn {
@@ -149,15 +152,24 @@ void symmetrize(const char* function, const std::string& label, const Exec& exec
   const bool stream = d.size() * sizeof(T) >= planner_options().stream_bytes;
   const Kernel kernel{d.data(),     s.data(), d.stride(a0), d.stride(a1), s.stride(a0),
                       s.stride(a1), n,        tiles,        stream};
+  if (uses_device_algorithm<Exec>()) {
+    using Team = TeamSymmetrize<Exec, T, typename DV::op_type, typename SV::op_type, Hermitian>;
+    const std::size_t blocks = (n + Team::BLOCK - 1) / Team::BLOCK;
+    launch_teams(exec, blocks * blocks,
+                 Team{d.data(), s.data(), d.stride(a0), d.stride(a1), s.stride(a0), s.stride(a1), n,
+                      blocks, 0},
+                 label);
+    return;
+  }
   if constexpr (compat::is_host_space_v<Exec>) {
     if (may_run_inline<Exec>() && (d.size() <= INLINE_ELEMENTS || compat::concurrency(exec) == 1)) {
       for (std::size_t item = 0; item < tiles * tiles; ++item) kernel(item);
       return;
     }
+    Kokkos::parallel_for(
+        label, compat::range_policy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(exec, tiles * tiles),
+        kernel);
   }
-  Kokkos::parallel_for(
-      label, compat::range_policy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(exec, tiles * tiles),
-      kernel);
 }
 
 template <class Exec>

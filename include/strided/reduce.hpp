@@ -43,9 +43,11 @@ U reduce_checked(const char* function, const std::string& label, const Exec& exe
   }
   U total{};
   const auto plan = plan_for(srcs...);
-  const bool any = uses_device_algorithm<Exec>()
-                       ? reduce_tiles_teams(exec, plan, fold, reduce_fn, total, label)
-                       : reduce_tiles(exec, plan, fold, reduce_fn, total, label);
+  bool any = false;
+  if (uses_device_algorithm<Exec>())
+    any = reduce_tiles_teams(exec, plan, fold, reduce_fn, total, label);
+  else if constexpr (compat::is_host_space_v<Exec>)
+    any = reduce_tiles(exec, plan, fold, reduce_fn, total, label);
   if (!any) return init;
   return reduce_fn(init, total);
 }

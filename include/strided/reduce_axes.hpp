@@ -7,6 +7,8 @@
 #include <type_traits>
 
 #include "strided/backends/common/axis_fold.hpp"
+#include "strided/backends/device/run_teams.hpp"
+#include "strided/backends/device/workspace.hpp"
 #include "strided/backends/host/run_plan.hpp"
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
@@ -125,11 +127,14 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
         Body::SWEEP, by_work.max_tile_elements / std::max<std::size_t>(1, sub.count));
     const Plan<S + 1> out =
         plan_over<S + 1>(split.kept, out_strides, out_sizes, src.extents().data(), by_work);
-    const Body body{Dst{dst.data()}, sub, fold, init};
-    if (uses_device_algorithm<Exec>())
-      run_rows_teams(exec, out, body, label);
-    else
+    if (uses_device_algorithm<Exec>()) {
+      const Staged<Exec, Plan<S>, Plan<S + 1>> staged(exec, 0, sub, out);
+      const Body body{Dst{dst.data()}, staged.template get<0>(), fold, init};
+      run_rows_teams(exec, out, staged.template get<1>(), body, label);
+    } else if constexpr (compat::is_host_space_v<Exec>) {
+      const Body body{Dst{dst.data()}, &sub, fold, init};
       run_plan(exec, out, body, label, outputs * (sub.count > 0 ? sub.count : 1));
+    }
     return;
   }
   OutputIndex<S + 1> index_of;
@@ -139,14 +144,17 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
     for (int k = 0; k < S + 1; ++k) index_of.strides[k][a] = out_strides[k][split.kept[a]];
   }
   const std::size_t tiles = sub.tile_count;
-  Kokkos::View<U*, typename Exec::memory_space> partials(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strided::axis_partials"), outputs * tiles);
+  const Staged<Exec, OutputIndex<S + 1>, Plan<S>> staged(exec, outputs * tiles * sizeof(U),
+                                                         index_of, sub);
+  U* partials = staged.template extra<U>();
   if (tiles > 0)
     Kokkos::parallel_for(label, compat::range_policy(exec, outputs * tiles),
-                         SubTilePartials<S, Fold, U>{index_of, sub, fold, partials.data()});
-  Kokkos::parallel_for(label, compat::range_policy(exec, outputs),
-                       CombineOutputs<S, Dst, std::decay_t<ReduceFn>, U>{
-                           index_of, tiles, partials.data(), Dst{dst.data()}, reduce_fn, init});
+                         SubTilePartials<S, Fold, U>{staged.template get<0>(),
+                                                     staged.template get<1>(), fold, partials});
+  Kokkos::parallel_for(
+      label, compat::range_policy(exec, outputs),
+      CombineOutputs<S, Dst, std::decay_t<ReduceFn>, U>{staged.template get<0>(), tiles, partials,
+                                                        Dst{dst.data()}, reduce_fn, init});
   compat::fence(exec, "strided::reduce_axes: release the partials");
 }
 
@@ -169,11 +177,13 @@ void reduce_axes(const D& dst, const S& src, const detail::IndexList<std::size_t
   reduce_axes(detail::default_host(), dst, src, axes, map_fn, reduce_fn, init);
 }
 
-/// Reduces one axis into a new column-major array whose element type is that of init.
+/// Reduces one axis into a new column-major array whose element type is that of init, in the
+/// memory space of `exec` (host memory for host spaces, device memory for a device).
 template <class Exec, class S, class MapFn, class ReduceFn, class U,
           detail::enable_if_exec<Exec> = 0>
-StridedArray<U> reduce_axis(const Exec& exec, const S& src, std::size_t axis, const MapFn& map_fn,
-                            const ReduceFn& reduce_fn, const U& init) {
+StridedArray<U, typename Exec::memory_space> reduce_axis(const Exec& exec, const S& src,
+                                                         std::size_t axis, const MapFn& map_fn,
+                                                         const ReduceFn& reduce_fn, const U& init) {
   static const std::string label("strided::reduce_axis");
   const auto& s = detail::as_view(src);
   if (axis >= s.rank())
@@ -182,7 +192,7 @@ StridedArray<U> reduce_axis(const Exec& exec, const S& src, std::size_t axis, co
   detail::IndexList<std::size_t> kept;
   for (std::size_t k = 0; k < s.rank(); ++k)
     if (k != axis) kept.push_back(s.extent(k));
-  auto result = StridedArray<U>::col_major(kept);
+  auto result = StridedArray<U, typename Exec::memory_space>::col_major(kept);
   detail::reduce_axes_checked("reduce_axis", label, exec, result.view(), {axis}, map_fn, reduce_fn,
                               init, s);
   return result;

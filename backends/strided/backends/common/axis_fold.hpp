@@ -6,6 +6,7 @@
 
 #include "strided/backends/common/reduce_body.hpp"
 #include "strided/backends/common/tile_walk.hpp"
+#include "strided/backends/device/team_tile.hpp"
 #include "strided/core/combine.hpp"
 
 namespace strided::detail {
@@ -21,11 +22,20 @@ KOKKOS_INLINE_FUNCTION auto fold_sub_tensor(const Plan<S>& sub, const Fold& fold
                                             const std::ptrdiff_t* base) {
   using U = decltype(Fold(fold).result());
   U partials[INLINE_SUB_TILES] = {};  // (initialized: GCC 12 sees a false maybe-uninitialized)
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  // Row by row: the same runs in the same order, without walk_tile's per-axis arrays.
+  for (std::size_t t = 0; t < sub.tile_count; ++t) {
+    Fold local = fold;
+    walk_tile_rows(sub, t, local, base);
+    partials[t] = local.result();
+  }
+#else
   for_each_tile(sub, 0, sub.tile_count, [&](std::size_t t, const TileCursor<S>& tile) {
     Fold local = fold;
     walk_tile(sub, tile, local, base);
     partials[t] = local.result();
   });
+#endif
   return combine_pairwise(partials, 0, sub.tile_count, fold.reduce_fn);
 }
 
@@ -34,7 +44,7 @@ KOKKOS_INLINE_FUNCTION auto fold_sub_tensor(const Plan<S>& sub, const Fold& fold
 template <class Dst, int S, class Fold, class U>
 struct AxisBody {
   Dst dst;
-  Plan<S> sub;
+  const Plan<S>* plan;  ///< the sub-plan, in the space's memory: the body stays small
   Fold fold;
   U init;
 
@@ -45,6 +55,7 @@ struct AxisBody {
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
                                          const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
+    const Plan<S>& sub = *plan;
     for (std::size_t j = 0; j < n1; ++j) {
       const std::ptrdiff_t jj = static_cast<std::ptrdiff_t>(j);
       std::size_t i = 0;
@@ -53,7 +64,7 @@ struct AxisBody {
       // A host-side optimization: on GPUs its accumulators would spill to local memory.
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
       if constexpr (S == 1) {
-        if (sub.rank == 1 && sub.tile_count == 1 && s0[1] == 1)
+        if (sub.rank == 1 && sub.tile_count == 1 && s0[1] == 1 && n0 >= SWEEP)
           for (; i + SWEEP <= n0; i += SWEEP)
             sweep(off, static_cast<std::ptrdiff_t>(i), jj, s0, s1);
       }
@@ -72,6 +83,7 @@ struct AxisBody {
   KOKKOS_INLINE_FUNCTION void gather(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
                                      const std::ptrdiff_t (*t0)[GATHER_MAX],
                                      const std::ptrdiff_t (*t1)[GATHER_MAX]) const {
+    const Plan<S>& sub = *plan;
     for (std::size_t j = 0; j < n1; ++j)
       for (std::size_t i = 0; i < n0; ++i) {
         std::ptrdiff_t base[S];
@@ -91,6 +103,7 @@ struct AxisBody {
   /// the run goes to lane r % 16, the first 16 elements seed the lanes, then the same tree.
   KOKKOS_INLINE_FUNCTION void sweep(const std::ptrdiff_t* off, std::ptrdiff_t i0, std::ptrdiff_t jj,
                                     const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
+    const Plan<S>& sub = *plan;
     constexpr int L = REDUCE_LANES;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(sub.dims[0]), step = sub.strides[0][0];
     const std::ptrdiff_t base = off[1] + i0 + jj * s1[1];
@@ -137,18 +150,24 @@ struct OutputIndex {
 
 /// Buffered strategy, step 1: partial (output o, sub-tile t) at partials[o * T + t], for work
 /// items q = o * T + t; many outputs or few, every item is one tile of one sub-tensor.
+/// Both hold pointers to values in the space's memory (small functors).
 template <int S, class Fold, class U>
 struct SubTilePartials {
-  OutputIndex<S + 1> outputs;
-  Plan<S> sub;
+  const OutputIndex<S + 1>* outputs;
+  const Plan<S>* plan;
   Fold fold;
   U* partials;
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t q) const {
+    const Plan<S>& sub = *plan;
     const std::size_t o = q / sub.tile_count, t = q % sub.tile_count;
     std::ptrdiff_t off[S + 1];
-    outputs.offsets(o, off);
+    outputs->offsets(o, off);
     Fold local = fold;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    walk_tile_rows(sub, t, local, off + 1);
+#else
     walk_tile(sub, TileCursor<S>(sub, t), local, off + 1);
+#endif
     partials[q] = local.result();
   }
 };
@@ -156,16 +175,16 @@ struct SubTilePartials {
 /// Buffered strategy, step 2: each output combines its partials in the fixed pairwise order.
 template <int S, class Dst, class ReduceFn, class U>
 struct CombineOutputs {
-  OutputIndex<S + 1> outputs;
+  const OutputIndex<S + 1>* outputs;
   std::size_t tiles;
-  const U* partials;
+  U* partials;  ///< combined in place
   Dst dst;
   ReduceFn reduce_fn;
   U init;
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t o) const {
     using value_type = typename Dst::value_type;
     std::ptrdiff_t off[S + 1];
-    outputs.offsets(o, off);
+    outputs->offsets(o, off);
     const U v = tiles == 0
                     ? init
                     : reduce_fn(init, combine_pairwise(partials + o * tiles, 0, tiles, reduce_fn));

@@ -6,11 +6,11 @@
 #include <cstddef>
 #include <string>
 
-#include "strided/backends/common/combine_partials.hpp"
 #include "strided/backends/common/map_body.hpp"
 #include "strided/backends/device/team_fold.hpp"
 #include "strided/backends/device/team_map.hpp"
 #include "strided/backends/device/team_rows.hpp"
+#include "strided/backends/device/workspace.hpp"
 #include "strided/compat.hpp"
 #include "strided/core/combine.hpp"
 
@@ -23,9 +23,9 @@ inline constexpr int HOST_TEAM_SIZE = 4;
 template <class Exec, class Functor>
 Kokkos::TeamPolicy<Exec> team_policy(const Exec& exec, int league, const Functor& functor) {
   using Policy = Kokkos::TeamPolicy<Exec>;
-  const auto with_scratch = [](Policy p) {
-    if (Functor::scratch_bytes() > 0)
-      p.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes()));
+  const std::size_t scratch = functor.scratch_bytes();
+  const auto with_scratch = [scratch](Policy p) {
+    if (scratch > 0) p.set_scratch_size(0, Kokkos::PerTeam(scratch));
     return p;
   };
   if constexpr (compat::is_host_space_v<Exec>) {
@@ -33,19 +33,23 @@ Kokkos::TeamPolicy<Exec> team_policy(const Exec& exec, int league, const Functor
     int size = probe.team_size_max(functor, Kokkos::ParallelForTag());
     if (size > HOST_TEAM_SIZE) size = HOST_TEAM_SIZE;
     return with_scratch(Policy(exec, league, size, Functor::vector_length));
+  } else if constexpr (Functor::team_size > 0) {
+    return with_scratch(Policy(exec, league, Functor::team_size, Functor::vector_length));
   } else {
     return with_scratch(Policy(exec, league, Kokkos::AUTO, Functor::vector_length));
   }
 }
 
-/// Launches `functor` (a Team* functor) once per tile of `tiles`, one tile per team. A league
-/// holds at most INT_MAX teams, so very large tile counts go in several launches.
+/// Launches `functor` (a Team* functor) over `tiles` tiles, Functor::tiles_per_team per team. A
+/// league holds at most INT_MAX teams, so very large tile counts go in several launches.
 template <class Exec, class Functor>
 void launch_teams(const Exec& exec, std::size_t tiles, Functor functor, const std::string& label) {
+  constexpr std::size_t per_team = Functor::tiles_per_team;
+  const std::size_t teams = (tiles + per_team - 1) / per_team;
   constexpr std::size_t most = INT_MAX;
-  for (std::size_t first = 0; first < tiles; first += most) {
-    const std::size_t count = tiles - first < most ? tiles - first : most;
-    functor.first_tile = first;
+  for (std::size_t first = 0; first < teams; first += most) {
+    const std::size_t count = teams - first < most ? teams - first : most;
+    functor.first_tile = first * per_team;
     Kokkos::parallel_for(label, team_policy(exec, static_cast<int>(count), functor), functor);
   }
 }
@@ -55,28 +59,33 @@ template <class Exec, int N, class Dst, class F, class... Srcs>
 void run_map_teams(const Exec& exec, const Plan<N>& plan, const MapBody<Dst, F, Srcs...>& body,
                    const std::string& label) {
   if (plan.tile_count == 0) return;
-  launch_teams(exec, plan.tile_count, make_team_map<Exec>(plan, body), label);
+  const Staged<Exec, Plan<N>> staged(exec, 0, plan);
+  launch_teams(exec, plan.tile_count, make_team_map<Exec>(plan, staged.template get<0>(), body),
+               label);
 }
 
-/// The device algorithm of a body whose rows are independent (axis reductions).
+/// The device algorithm of a body whose outputs are independent (axis reductions); `staged`
+/// holds `plan` first.
 template <class Exec, int N, class Body>
-void run_rows_teams(const Exec& exec, const Plan<N>& plan, const Body& body,
+void run_rows_teams(const Exec& exec, const Plan<N>& plan, const Plan<N>* staged, const Body& body,
                     const std::string& label) {
   if (plan.tile_count == 0) return;
-  launch_teams(exec, plan.tile_count, TeamRows<Exec, N, Body>{plan, body, 0}, label);
+  launch_teams(exec, plan.tile_count, TeamRows<Exec, N, Body>{staged, body, 0}, label);
 }
 
-/// The device algorithm of a full reduction: one partial per tile into a buffer in the space's
-/// memory, copied to the host and combined there in the fixed pairwise order (as the host path).
+/// The device algorithm of a full reduction: one partial per tile into the workspace in the
+/// space's memory, brought to the host and combined there in the fixed pairwise order (as the
+/// host path).
 template <class U, class Exec, int N, class Fold, class ReduceFn>
 bool reduce_tiles_teams(const Exec& exec, const Plan<N>& plan, const Fold& fold,
                         const ReduceFn& red, U& total, const std::string& label) {
   const std::size_t tiles = plan.tile_count;
   if (tiles == 0) return false;
-  Kokkos::View<U*, typename Exec::memory_space> partials(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strided::tile_partials"), tiles);
-  launch_teams(exec, tiles, TeamFold<Exec, N, Fold, U>{plan, fold, partials.data(), 0}, label);
-  total = combine_partials(exec, partials, red);
+  Staged<Exec, Plan<N>> staged(exec, tiles * sizeof(U), plan);
+  U* partials = staged.template extra<U>();
+  launch_teams(exec, tiles, TeamFold<Exec, N, Fold, U>{staged.template get<0>(), fold, partials, 0},
+               label);
+  total = combine_pairwise(staged.template to_host<U>(tiles), 0, tiles, red);
   return true;
 }
 

@@ -12,11 +12,13 @@
 
 namespace strided::detail {
 
-/// dst = f(src...) with one tile per team. Rows of the tile go to team threads and the elements
-/// of a row to vector lanes, so adjacent lanes touch adjacent elements of the destination. When
-/// a source streams along axis 1 while the destination streams along axis 0, the tile moves
-/// through a padded BLOCK x BLOCK scratch block instead: read along axis 1, write along axis 0,
-/// both coalesced, and the +1 padding keeps the column reads free of bank conflicts.
+/// dst = f(src...) with one tile per team. A tile's rows are cut into chunks of a few elements
+/// per vector lane; team threads take chunks and vector lanes their elements, so adjacent lanes
+/// touch adjacent elements of the destination and a long row (a flat plan's tile is one row)
+/// still keeps every thread of the team busy. When a source streams along axis 1 while the
+/// destination streams along axis 0, the tile moves through a padded BLOCK x BLOCK scratch block
+/// instead: read along axis 1, write along axis 0, both coalesced, and the +1 padding keeps the
+/// column reads free of bank conflicts.
 template <class Exec, int N, class Dst, class F, class... Srcs>
 struct TeamMap {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -24,50 +26,63 @@ struct TeamMap {
   static constexpr std::size_t BLOCK = 32;
   static constexpr std::size_t PITCH = BLOCK + 1;
   static constexpr int vector_length = team_vector_length<Exec>();
+  static constexpr int team_size = 0;  // Kokkos' choice on GPUs
+  static constexpr std::size_t tiles_per_team = 1;
+  /// Elements of a row that one team thread takes at a time: four per vector lane.
+  static constexpr std::size_t CHUNK = 4 * static_cast<std::size_t>(vector_length);
+  /// Team scratch is 48 KiB per block on most GPUs: elements whose BLOCK x PITCH block would
+  /// take more than this go by rows (correct, not coalesced on the source side).
+  static constexpr std::size_t MOST_SCRATCH = 32 * 1024;
+  static constexpr bool can_transpose = BLOCK * PITCH * sizeof(value_type) <= MOST_SCRATCH;
 
-  Plan<N> plan;
+  const Plan<N>* plan;  ///< in the space's memory: the functor stays small
   Dst dst;
   Tuple<Srcs...> srcs;
   F f;
   bool transposed;
   std::size_t first_tile;
 
-  KOKKOS_INLINE_FUNCTION static constexpr std::size_t scratch_bytes() {
-    return BLOCK * PITCH * sizeof(value_type);
-  }
+  std::size_t scratch_bytes() const { return transposed ? BLOCK * PITCH * sizeof(value_type) : 0; }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const TeamTile<N> tile(plan, first_tile + static_cast<std::size_t>(team.league_rank()));
-    if (transposed)
-      by_blocks(team, tile, std::make_index_sequence<sizeof...(Srcs)>{});
+    const Plan<N>& p = *plan;
+    const TeamTile<N> tile(p, first_tile + static_cast<std::size_t>(team.league_rank()));
+    if (can_transpose && transposed)
+      by_blocks(team, p, tile, std::make_index_sequence<sizeof...(Srcs)>{});
     else
-      by_rows(team, tile, std::make_index_sequence<sizeof...(Srcs)>{});
+      by_rows(team, p, tile, std::make_index_sequence<sizeof...(Srcs)>{});
   }
 
  private:
   template <std::size_t... I>
-  KOKKOS_INLINE_FUNCTION void by_rows(const member_type& team, const TeamTile<N>& tile,
-                                      std::index_sequence<I...>) const {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.rows), [&](const std::size_t r) {
-      std::ptrdiff_t off[N];
-      tile.row_offsets(plan, r, off);
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, tile.n0), [&](const std::size_t i) {
-        dst.ptr[off[0] + TeamTile<N>::along(plan, 0, i)] =
-            write(f(get<I>(srcs).read(off[I + 1] + TeamTile<N>::along(plan, I + 1, i))...));
-      });
-    });
+  KOKKOS_INLINE_FUNCTION void by_rows(const member_type& team, const Plan<N>& p,
+                                      const TeamTile<N>& tile, std::index_sequence<I...>) const {
+    const std::size_t chunks = (tile.n0 + CHUNK - 1) / CHUNK;
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(team, tile.rows * chunks), [&](const std::size_t q) {
+          const std::size_t first = (q % chunks) * CHUNK;
+          const std::size_t count = tile.n0 - first < CHUNK ? tile.n0 - first : CHUNK;
+          std::ptrdiff_t off[N];
+          tile.row_offsets(p, q / chunks, off);
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, count), [&](const std::size_t e) {
+            const std::size_t i = first + e;
+            dst.ptr[off[0] + TeamTile<N>::along(p, 0, i)] =
+                write(f(get<I>(srcs).read(off[I + 1] + TeamTile<N>::along(p, I + 1, i))...));
+          });
+        });
   }
 
   /// The whole team walks the outer rows and the blocks of the two inner axes together (every
   /// thread meets every barrier).
   template <std::size_t... I>
-  KOKKOS_INLINE_FUNCTION void by_blocks(const member_type& team, const TeamTile<N>& tile,
-                                        std::index_sequence<I...>) const {
-    value_type* buffer = static_cast<value_type*>(team.team_scratch(0).get_shmem(scratch_bytes()));
+  KOKKOS_INLINE_FUNCTION void by_blocks(const member_type& team, const Plan<N>& p,
+                                        const TeamTile<N>& tile, std::index_sequence<I...>) const {
+    value_type* buffer = static_cast<value_type*>(
+        team.team_scratch(0).get_shmem(BLOCK * PITCH * sizeof(value_type)));
     const std::size_t n0 = tile.n0, n1 = tile.len[1];
     for (std::size_t outer = 0; outer < tile.rows; outer += n1) {
       std::ptrdiff_t off[N];
-      tile.row_offsets(plan, outer, off);
+      tile.row_offsets(p, outer, off);
       for (std::size_t i0 = 0; i0 < n0; i0 += BLOCK) {
         const std::size_t bi = n0 - i0 < BLOCK ? n0 - i0 : BLOCK;
         for (std::size_t j0 = 0; j0 < n1; j0 += BLOCK) {
@@ -75,17 +90,17 @@ struct TeamMap {
           // Read in the sources' order: lanes along axis 1.
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bi), [&](const std::size_t i) {
             const std::ptrdiff_t row[] = {
-                (off[I + 1] + at(i0 + i, I + 1, 0) + at(j0, I + 1, 1))...};
+                (off[I + 1] + at(p, i0 + i, I + 1, 0) + at(p, j0, I + 1, 1))...};
             Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, bj), [&](const std::size_t j) {
-              buffer[i * PITCH + j] = write(f(get<I>(srcs).read(row[I] + at(j, I + 1, 1))...));
+              buffer[i * PITCH + j] = write(f(get<I>(srcs).read(row[I] + at(p, j, I + 1, 1))...));
             });
           });
           team.team_barrier();
           // Write in the destination's order: lanes along axis 0.
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bj), [&](const std::size_t j) {
-            value_type* d = dst.ptr + (off[0] + at(i0, 0, 0) + at(j0 + j, 0, 1));
+            value_type* d = dst.ptr + (off[0] + at(p, i0, 0, 0) + at(p, j0 + j, 0, 1));
             Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, bi), [&](const std::size_t i) {
-              d[at(i, 0, 0)] = buffer[i * PITCH + j];
+              d[at(p, i, 0, 0)] = buffer[i * PITCH + j];
             });
           });
           team.team_barrier();
@@ -95,8 +110,9 @@ struct TeamMap {
   }
 
   /// Offset of index i along plan axis `axis` for operand k.
-  KOKKOS_FORCEINLINE_FUNCTION std::ptrdiff_t at(std::size_t i, std::size_t k, int axis) const {
-    return static_cast<std::ptrdiff_t>(i) * plan.strides[k][axis];
+  KOKKOS_FORCEINLINE_FUNCTION static std::ptrdiff_t at(const Plan<N>& p, std::size_t i,
+                                                       std::size_t k, int axis) {
+    return static_cast<std::ptrdiff_t>(i) * p.strides[k][axis];
   }
 
   // Ops are involutions: writing v through a view with op `Op` stores Op(v).
@@ -117,11 +133,12 @@ bool team_map_transposes(const Plan<N>& plan) {
   return false;
 }
 
-/// The team form of a MapBody (same destination, sources and function).
+/// The team form of a MapBody (same destination, sources and function); `staged` is `plan` in
+/// the space's memory.
 template <class Exec, int N, class Dst, class F, class... Srcs>
-TeamMap<Exec, N, Dst, F, Srcs...> make_team_map(const Plan<N>& plan,
+TeamMap<Exec, N, Dst, F, Srcs...> make_team_map(const Plan<N>& plan, const Plan<N>* staged,
                                                 const MapBody<Dst, F, Srcs...>& body) {
-  return {plan, body.dst, body.srcs, body.f, team_map_transposes(plan), 0};
+  return {staged, body.dst, body.srcs, body.f, team_map_transposes(plan), 0};
 }
 
 }  // namespace strided::detail

@@ -9,35 +9,36 @@
 
 namespace strided::detail {
 
-/// Any tile body whose rows are independent (an axis reduction's outputs), one tile per team:
-/// each row of the tile is handed to the body as a block of n0 x 1 on some team thread.
+/// A tile body whose elements are independent (an axis reduction's outputs), one tile per team:
+/// the tile's rows go to team threads and each element of a row to a vector lane, handed to the
+/// body as a 1 x 1 block. Adjacent lanes take adjacent outputs. The body is const (it holds no
+/// per-thread state), so nothing is copied per thread.
 template <class Exec, int N, class Body>
 struct TeamRows {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  static constexpr int vector_length = 1;
-  Plan<N> plan;
+  static constexpr int vector_length = team_vector_length<Exec>();
+  static constexpr int team_size = 0;
+  static constexpr std::size_t tiles_per_team = 1;
+  const Plan<N>* plan;  ///< in the space's memory
   Body body;
   std::size_t first_tile;
 
   static constexpr std::size_t scratch_bytes() { return 0; }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const TeamTile<N> tile(plan, first_tile + static_cast<std::size_t>(team.league_rank()));
-    std::ptrdiff_t s0[N], s1[N];
-    for (int k = 0; k < N; ++k) {
-      s0[k] = plan.rank > 0 ? plan.strides[k][0] : 0;
-      s1[k] = plan.rank > 1 ? plan.strides[k][1] : 0;
-    }
+    const Plan<N>& p = *plan;
+    const TeamTile<N> tile(p, first_tile + static_cast<std::size_t>(team.league_rank()));
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.rows), [&](const std::size_t r) {
-      std::ptrdiff_t off[N];
-      tile.row_offsets(plan, r, off);
-      Body local = body;
-      // A gathered row already holds its axis-1 table entry, and every table starts at 0.
-      if (plan.gathered)
-        local.gather(off, tile.n0, 1, plan.table[0], plan.table[1]);
-      else
-        local(off, tile.n0, 1, s0, s1);
-      local.done();
+      std::ptrdiff_t row[N];
+      tile.row_offsets(p, r, row);
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, tile.n0), [&](const std::size_t i) {
+        std::ptrdiff_t off[N], none[N];
+        for (int k = 0; k < N; ++k) {
+          off[k] = row[k] + TeamTile<N>::along(p, k, i);
+          none[k] = 0;
+        }
+        body(off, 1, 1, none, none);
+      });
     });
   }
 };

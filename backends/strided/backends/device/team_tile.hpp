@@ -22,11 +22,14 @@ struct TeamTile {
   std::size_t n0 = 1;
   std::size_t rows = 1;
 
-  KOKKOS_INLINE_FUNCTION TeamTile(const Plan<N>& p, std::size_t tile) {
-    const TileCursor<N> cursor(p, tile);
-    for (int k = 0; k < N; ++k) origin[k] = 0;
+  /// Tile `tile` of `p`, decomposed axis by axis (no per-axis coordinate array: device stacks
+  /// stay small). `base` (optional) shifts every operand's origin.
+  KOKKOS_INLINE_FUNCTION TeamTile(const Plan<N>& p, std::size_t tile,
+                                  const std::ptrdiff_t* base = nullptr) {
+    for (int k = 0; k < N; ++k) origin[k] = base ? base[k] : 0;
     for (int i = 0; i < p.rank; ++i) {
-      const std::size_t start = cursor.coord[i] * p.blocks[i];
+      const std::size_t start = (p.tiles[i] == 1 ? 0 : tile % p.tiles[i]) * p.blocks[i];
+      tile = p.tiles[i] == 1 ? tile : tile / p.tiles[i];
       len[i] = p.dims[i] - start < p.blocks[i] ? p.dims[i] - start : p.blocks[i];
       for (int k = 0; k < N; ++k) origin[k] += static_cast<std::ptrdiff_t>(start) * p.strides[k][i];
     }
@@ -55,6 +58,29 @@ struct TeamTile {
     return p.gathered ? p.table[0][k][i] : static_cast<std::ptrdiff_t>(i) * p.strides[k][0];
   }
 };
+
+/// Hands each row of tile `t` of `p` to `body` as an n0 x 1 block, rows in TileFold's order
+/// (axis 1 fastest, then the outer axes): the device form of walk_tile, with no per-axis index
+/// arrays on the stack. `base` (optional) shifts every operand's offsets.
+template <int N, class Body>
+KOKKOS_INLINE_FUNCTION void walk_tile_rows(const Plan<N>& p, std::size_t t, Body& body,
+                                           const std::ptrdiff_t* base = nullptr) {
+  const TeamTile<N> tile(p, t, base);
+  std::ptrdiff_t s0[N], s1[N];
+  for (int k = 0; k < N; ++k) {
+    s0[k] = p.rank > 0 ? p.strides[k][0] : 0;
+    s1[k] = 0;
+  }
+  for (std::size_t r = 0; r < tile.rows; ++r) {
+    std::ptrdiff_t off[N];
+    tile.row_offsets(p, r, off);
+    // A gathered row already holds its axis-1 table entry, and every table starts at 0.
+    if (p.gathered)
+      body.gather(off, tile.n0, 1, p.table[0], p.table[1]);
+    else
+      body(off, tile.n0, 1, s0, s1);
+  }
+}
 
 /// Team sizes and vector lengths: a warp's worth of vector lanes along axis 0 on GPUs (adjacent
 /// lanes touch adjacent elements), one lane on host spaces.
