@@ -1,7 +1,8 @@
 #ifndef STRIDED_TESTS_EXEC_SPACES_HPP
 #define STRIDED_TESTS_EXEC_SPACES_HPP
 
-// Every enabled host execution space: a typed test written once runs on each of them.
+// Every enabled host execution space: a typed test written once runs on each of them; and the
+// spaces of the memory-space suite, a GPU included.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -9,6 +10,21 @@
 namespace strided_test {
 
 using ExecSpaces = ::testing::Types<
+#if defined(KOKKOS_ENABLE_OPENMP)
+    Kokkos::OpenMP,
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+    Kokkos::Threads,
+#endif
+    Kokkos::Serial>;
+
+/// The spaces the memory-space suite (kernels/space_test.cpp) runs on with operands in the
+/// space's own memory: Kokkos::DefaultExecutionSpace first when it is a device, then every host
+/// space.
+using KernelSpaces = ::testing::Types<
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP) || defined(KOKKOS_ENABLE_SYCL)
+    Kokkos::DefaultExecutionSpace,
+#endif
 #if defined(KOKKOS_ENABLE_OPENMP)
     Kokkos::OpenMP,
 #endif
