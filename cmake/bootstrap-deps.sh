@@ -3,7 +3,7 @@
 # source package into a cached prefix (Debian's binary Kokkos is Serial-only). Idempotent: every
 # step leaves a stamp keyed on its inputs and is skipped when the stamp matches.
 #
-#   cmake/bootstrap-deps.sh [--deps-dir DIR] [--jobs N] [--no-apt] [--kokkos4 TARBALL]
+#   cmake/bootstrap-deps.sh [--deps-dir DIR] [--jobs N] [--no-apt] [--kokkos4 TARBALL] [--cuda4-only]
 #
 # Result: DIR/install/kokkos-openmp   Kokkos Serial+OpenMP and Kokkos Kernels (no ETI)
 #         DIR/install/kokkos-threads  Kokkos Serial+Threads (3.4 allows one host-parallel backend)
@@ -14,6 +14,13 @@
 #                                     or /usr/local/cuda) from a copy DIR/src/kokkos-cuda13
 #                                     patched with cmake/patches/kokkos-3.4.01-cuda13.patch
 #   STRIDED_BOOTSTRAP_CUDA=AMPERE80 cmake/bootstrap-deps.sh   (then Kokkos_ROOT=... --preset cuda)
+# Opt-in: STRIDED_BOOTSTRAP_CUDA4=<arch>, a Kokkos 4.6 CUDA arch such as HOPPER90, also builds
+#         DIR/install/kokkos4-cuda-<arch> Kokkos 4.6.01 Serial+OpenMP+Cuda (nvcc_wrapper of that
+#                                     tree) from $KOKKOS_SRC (a source directory or .tar.gz) or
+#                                     ../shared/deps/kokkos-4.6.01.tar.gz (checksum checked),
+#                                     patched with cmake/patches/kokkos-4.6.01-cuda13.patch
+#   With --cuda4-only, only that prefix (no Debian source, no host prefixes: for GPU machines).
+#   STRIDED_BOOTSTRAP_CUDA4=HOPPER90 cmake/bootstrap-deps.sh --cuda4-only  (then --preset cuda-kokkos4)
 # With --kokkos4 TARBALL (the Kokkos 4.6.01 release source, checked against its pinned SHA-256;
 # CI passes ../shared/deps/kokkos-4.6.01.tar.gz), also the CI legs' Kokkos 4 prefixes:
 #         DIR/install/kokkos4-openmp  Kokkos 4.6.01 Serial+OpenMP, C++17
@@ -28,12 +35,14 @@ deps="$here/../.deps"
 jobs=$(nproc)
 use_apt=1
 kokkos4_tarball=
+cuda4_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --deps-dir) deps=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --no-apt) use_apt=0; shift ;;
     --kokkos4) kokkos4_tarball=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+    --cuda4-only) cuda4_only=1; shift ;;
     *) echo "bootstrap-deps: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -50,7 +59,9 @@ t0=$(date +%s)
 # --- 1. Debian packages (only the missing ones) -------------------------------------------------
 packages=(cmake ninja-build g++ libgtest-dev googletest libbenchmark-dev clang-format
           tar gzip ca-certificates)
-if [ -n "${STRIDED_BOOTSTRAP_CUDA:-}" ]; then packages+=(patch); fi
+if [ -n "${STRIDED_BOOTSTRAP_CUDA:-}${STRIDED_BOOTSTRAP_CUDA4:-}" ]; then packages+=(patch); fi
+# A GPU machine may reach no archive: ask apt only for what the CUDA build and its tests need.
+if [ "$cuda4_only" = 1 ]; then packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev tar gzip patch); fi
 if [ "$use_apt" = 1 ]; then
   missing=()
   for p in "${packages[@]}"; do
@@ -131,6 +142,64 @@ if [ -n "$cuda_arch" ]; then
                     "$("$cuda_home/bin/nvcc" --version | tail -n 1)" "${kokkos_cuda_args[@]}")
 fi
 
+build_install() { # name key source-dir args...
+  local name=$1 key=$2 dir=$3; shift 3
+  if stamp_ok "$name" "$key"; then log "$name: cached"; return; fi
+  local b="$deps/build/$name" s
+  s=$(date +%s)
+  rm -rf "$b"
+  log "$name: configure + build + install"
+  cmake "${generator[@]}" -S "$dir" -B "$b" "$@" >"$deps/$name.log" 2>&1 ||
+    { tail -n 30 "$deps/$name.log"; exit 1; }
+  cmake --build "$b" --parallel "$jobs" >>"$deps/$name.log" 2>&1 || { tail -n 30 "$deps/$name.log"; exit 1; }
+  cmake --install "$b" >>"$deps/$name.log" 2>&1
+  rm -rf "$b"
+  echo "$key" >"$stamps/$name"
+  log "$name: done in $(( $(date +%s) - s )) s"
+}
+
+# --- Kokkos 4.6.01 with CUDA (opt-in): independent of the Debian source and the host prefixes ---
+cuda4_arch=${STRIDED_BOOTSTRAP_CUDA4:-}
+[ "$cuda4_only" = 1 ] && [ -z "$cuda4_arch" ] && { log "--cuda4-only needs STRIDED_BOOTSTRAP_CUDA4"; exit 2; }
+build_cuda4() {
+  local cuda_home=${CUDA_HOME:-/usr/local/cuda} src=${KOKKOS_SRC:-$here/../../shared/deps/kokkos-4.6.01.tar.gz}
+  local arch_lc patch4="$here/patches/kokkos-4.6.01-cuda13.patch" tree="$deps/src/kokkos4-cuda13" id
+  arch_lc=$(echo "$cuda4_arch" | tr '[:upper:]' '[:lower:]')
+  [ -x "$cuda_home/bin/nvcc" ] || { log "STRIDED_BOOTSTRAP_CUDA4: no $cuda_home/bin/nvcc (set CUDA_HOME)"; exit 1; }
+  [ -e "$src" ] || { log "STRIDED_BOOTSTRAP_CUDA4: no Kokkos source at $src (set KOKKOS_SRC)"; exit 1; }
+  src=$(cd "$(dirname "$src")" && pwd)/$(basename "$src")
+  # The source's identity: the tarball's checksum, or a directory's path and top CMakeLists.txt.
+  if [ -d "$src" ]; then id="$src $(sha256sum <"$src/CMakeLists.txt")"; else id=$(sha256sum <"$src"); fi
+  local key_src prefix="$deps/install/kokkos4-cuda-$arch_lc" host_cxx=${NVCC_WRAPPER_DEFAULT_COMPILER:-g++}
+  key_src=$(key_of "$id" "$(sha256sum <"$patch4")")
+  if ! stamp_ok kokkos4-cuda13-src "$key_src" || [ ! -f "$tree/CMakeLists.txt" ]; then
+    # Only the pinned default tarball has a known checksum; a KOKKOS_SRC is the user's choice.
+    if [ -z "${KOKKOS_SRC:-}" ]; then
+      echo "$KOKKOS4_SHA256  $src" | sha256sum -c --quiet || { log "checksum mismatch for $src"; exit 1; }
+    fi
+    log "copying $(basename "$src") to $tree and applying $(basename "$patch4")"
+    rm -rf "$tree" && mkdir -p "$tree"
+    if [ -d "$src" ]; then cp -a "$src/." "$tree/"; else tar -xzf "$src" -C "$tree" --strip-components=1; fi
+    patch -p1 -s -d "$tree" <"$patch4"
+    echo "$key_src" >"$stamps/kokkos4-cuda13-src"
+  fi
+  grep -qi "^check_cuda_arch($cuda4_arch " "$tree/cmake/kokkos_arch.cmake" ||
+    { log "STRIDED_BOOTSTRAP_CUDA4=$cuda4_arch is not a CUDA arch of this Kokkos; known:" \
+        "$(sed -n 's/^check_cuda_arch(\([A-Z0-9]*\) .*/\1/Ip' "$tree/cmake/kokkos_arch.cmake" | tr '\n' ' ')"; exit 1; }
+  # nvcc_wrapper takes nvcc from $CUDA_ROOT and the host compiler from NVCC_WRAPPER_DEFAULT_COMPILER
+  export CUDA_ROOT=$cuda_home NVCC_WRAPPER_DEFAULT_COMPILER=$host_cxx
+  local args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
+              -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_CXX_COMPILER="$tree/bin/nvcc_wrapper"
+              -DCUDAToolkit_ROOT="$cuda_home" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON
+              -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_"$cuda4_arch"=ON
+              -DCMAKE_INSTALL_PREFIX="$prefix")
+  build_install "kokkos4-cuda-$arch_lc" "$(key_of "$key_src" "$("$host_cxx" --version | head -n 1)" \
+    "$("$cuda_home/bin/nvcc" --version | tail -n 1)" "${args[@]}")" "$tree" "${args[@]}"
+}
+
+if [ -n "$cuda4_arch" ]; then build_cuda4; fi
+if [ "$cuda4_only" = 1 ]; then exit 0; fi
+
 if stamp_ok kokkos-openmp "$key_omp" && stamp_ok kokkos-threads "$key_thr" &&
    stamp_ok kokkos-serial "$key_ser" && stamp_ok kokkoskernels "$key_kk" &&
    [ -f "$omp_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] &&
@@ -180,22 +249,6 @@ if ! stamp_ok extract "$TRILINOS_ORIG_SHA256" || [ ! -f "$src/kokkos/CMakeLists.
   tar -xzf "$orig" -C "$src" --strip-components=2 --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
   echo "$TRILINOS_ORIG_SHA256" >"$stamps/extract"
 fi
-
-build_install() { # name key source-dir args...
-  local name=$1 key=$2 dir=$3; shift 3
-  if stamp_ok "$name" "$key"; then log "$name: cached"; return; fi
-  local b="$deps/build/$name" s
-  s=$(date +%s)
-  rm -rf "$b"
-  log "$name: configure + build + install"
-  cmake "${generator[@]}" -S "$dir" -B "$b" "$@" >"$deps/$name.log" 2>&1 ||
-    { tail -n 30 "$deps/$name.log"; exit 1; }
-  cmake --build "$b" --parallel "$jobs" >>"$deps/$name.log" 2>&1 || { tail -n 30 "$deps/$name.log"; exit 1; }
-  cmake --install "$b" >>"$deps/$name.log" 2>&1
-  rm -rf "$b"
-  echo "$key" >"$stamps/$name"
-  log "$name: done in $(( $(date +%s) - s )) s"
-}
 
 build_install kokkos-openmp "$key_omp" "$src/kokkos" "${kokkos_omp_args[@]}"
 stamp_ok kokkos-openmp "$key_omp" && ! stamp_ok kokkoskernels "$key_kk" && rm -f "$stamps/kokkoskernels"

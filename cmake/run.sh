@@ -11,6 +11,11 @@
 #   bash cmake/run.sh asan                          build and test with AddressSanitizer + UBSan
 #   bash cmake/run.sh spack-check                   check the Spack recipe (no Spack needed)
 #   bash cmake/run.sh format-check                  fail on any file clang-format would change
+#   bash cmake/run.sh cuda-build                    nvcc build of everything against Kokkos 4.6.01
+#                                                   CUDA (${STRIDED_CUDA_ARCH:-HOPPER90}), no GPU
+#                                                   needed; checks per-kernel stack frames
+#   bash cmake/run.sh gpu                           on a machine with an NVIDIA GPU: build for it,
+#                                                   ctest, strided-report --quick, bits vs Serial
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -29,6 +34,19 @@ test_preset() {
 }
 # The Kokkos 4.6.01 release source; CI has ../shared beside the clone. Not needed by the README.
 kokkos4_tarball=${STRIDED_KOKKOS4_TARBALL:-../shared/deps/kokkos-4.6.01.tar.gz}
+# Kokkos 4.6.01 CUDA for arch $1 (bootstrap: KOKKOS_SRC or ../shared/deps), configured with the
+# cuda-kokkos4 preset into build/cuda-kokkos4-<arch>; extra cmake arguments after $1.
+cuda_configure() {
+  local arch=$1 lc
+  shift
+  lc=$(echo "$arch" | tr '[:upper:]' '[:lower:]')
+  STRIDED_BOOTSTRAP_CUDA4=$arch bootstrap --cuda4-only
+  # nvcc_wrapper finds nvcc in $CUDA_ROOT and the host compiler in NVCC_WRAPPER_DEFAULT_COMPILER
+  export Kokkos_ROOT=$PWD/.deps/install/kokkos4-cuda-$lc CUDA_ROOT=${CUDA_HOME:-/usr/local/cuda}
+  export NVCC_WRAPPER_DEFAULT_COMPILER=${NVCC_WRAPPER_DEFAULT_COMPILER:-g++}
+  cuda_dir=build/cuda-kokkos4-$lc
+  cmake --preset cuda-kokkos4 -B "$cuda_dir" "$@" >/dev/null
+}
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
@@ -95,8 +113,49 @@ case "$cmd" in
     clang-format --dry-run -Werror $files
     echo "format-check: $(echo "$files" | wc -l) files formatted"
     ;;
+  cuda-build)
+    arch=${STRIDED_CUDA_ARCH:-HOPPER90}
+    # --resource-usage: ptxas prints each kernel's registers, stack frame and spills
+    cuda_configure "$arch" -DCMAKE_CXX_FLAGS=--resource-usage
+    step "building every target with nvcc for $arch (log: $cuda_dir/build.log)"
+    rc=0  # keep going past errors (-k 0) so that one build lists them all
+    cmake --build "$cuda_dir" --parallel "${STRIDED_BUILD_JOBS:-$(nproc)}" -- -k 0 \
+      >"$cuda_dir/build.log" 2>&1 || rc=$?
+    grep -E '(error|Error)( |:|\()' "$cuda_dir/build.log" | grep -v '^ptxas info' | sort -u | head -n 100 >&2 || true
+    step "per-kernel resource usage"
+    python3 cmake/check_resource_usage.py "$cuda_dir/build.log" || rc=1
+    [ "$rc" = 0 ] || { step "cuda-build FAILED (build or resource check)"; exit 1; }
+    ;;
+  gpu)
+    gpu=$(nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -n 1 || true)
+    [ -n "$gpu" ] || { echo "gpu: nvidia-smi finds no NVIDIA GPU" >&2; exit 1; }
+    gpu_name=${gpu%,*} cc=${gpu##*, }
+    # Compute capability -> Kokkos 4.6 arch (CUDA 13 compiles 7.5 and newer only).
+    case "$cc" in
+      7.0) arch=VOLTA70 ;; 7.2) arch=VOLTA72 ;; 7.5) arch=TURING75 ;; 8.0) arch=AMPERE80 ;;
+      8.6) arch=AMPERE86 ;; 8.9) arch=ADA89 ;; 9.0) arch=HOPPER90 ;; 10.0) arch=BLACKWELL100 ;;
+      12.0) arch=BLACKWELL120 ;;
+      *) echo "gpu: $gpu_name has compute capability $cc, which Kokkos 4.6.01 does not know" >&2; exit 1 ;;
+    esac
+    step "$gpu_name (compute capability $cc): Kokkos_ARCH_$arch"
+    cuda_configure "$arch"
+    cmake --build "$cuda_dir" --parallel "$(nproc)"
+    fail=0
+    step "ctest"
+    ctest --test-dir "$cuda_dir" --output-on-failure --timeout 600 -j 4 >"$cuda_dir/ctest.log" 2>&1 || fail=1
+    step "strided-report --quick --json"
+    "$cuda_dir/perf/strided-report" --quick --json >"$cuda_dir/report.log" 2>&1 || fail=1
+    step "determinism probe: Serial vs the default execution space (the GPU)"
+    probe=$cuda_dir/tests/strided_determinism_probe
+    "$probe" serial --threads=1 2>/dev/null | grep -v '^space ' >"$cuda_dir/probe-serial.txt" || fail=1
+    "$probe" default 2>/dev/null | grep -v '^space ' >"$cuda_dir/probe-default.txt" || fail=1
+    python3 cmake/gpu_summary.py --gpu "$gpu_name" --ctest "$cuda_dir/ctest.log" \
+      --report "$cuda_dir/report.log" --serial "$cuda_dir/probe-serial.txt" \
+      --device "$cuda_dir/probe-default.txt" || fail=1
+    exit "$fail"
+    ;;
   *)
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -33,13 +33,14 @@ void print_row(const std::string& workload, const Row& row, int threads,
 void print_json(const std::vector<WorkloadResult>& results, const Limits& limits, int threads,
                 const std::string& algorithm) {
   std::printf("\n");
-  for (const Row* row : {&limits.copy, &limits.copy_nt, &limits.read, &limits.add, &limits.add_nt})
-    print_row("limits." + row->variant, Row{"stream", row->seconds, row->bytes, true}, threads,
-              algorithm, "");
+  for (const Row* row : {&limits.copy, &limits.copy_nt, &limits.read, &limits.add, &limits.add_nt,
+                         &limits.device_copy, &limits.device_read})
+    if (row->seconds > 0)  // the device rows only on a device build
+      print_row("limits." + row->variant, Row{"stream", row->seconds, row->bytes, true}, threads,
+                algorithm, "");
   for (const WorkloadResult& w : results) {
     for (const Row& row : w.rows) {
-      // Call overhead (W8) is not judged against a bandwidth, and the D.* rows on a GPU have no
-      // limit of this run: no limit, no fraction.
+      // Call overhead (W8) is not judged against a bandwidth: no limit, no fraction.
       char extra[128];
       if (!w.has_limit())
         std::snprintf(extra, sizeof extra, ", \"per_call\": %s, \"correct\": %s",

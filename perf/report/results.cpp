@@ -13,6 +13,10 @@ const char* to_string(LimitKind kind) {
       return "read";
     case LimitKind::Add:
       return "a+b";
+    case LimitKind::DeviceCopy:
+      return "dcopy";
+    case LimitKind::DeviceRead:
+      return "dread";
     case LimitKind::None:
       return "none";
   }
@@ -27,6 +31,10 @@ double Limits::best(LimitKind kind) const {
       return read.gbps();
     case LimitKind::Add:
       return std::max(add.gbps(), add_nt.gbps());
+    case LimitKind::DeviceCopy:
+      return device_copy.gbps();
+    case LimitKind::DeviceRead:
+      return device_read.gbps();
     case LimitKind::None:
       return 0;
   }
@@ -35,8 +43,13 @@ double Limits::best(LimitKind kind) const {
 
 Limits best_of(const Limits& a, const Limits& b) {
   auto faster = [](const Row& x, const Row& y) { return x.gbps() >= y.gbps() ? x : y; };
-  return {faster(a.copy, b.copy), faster(a.copy_nt, b.copy_nt), faster(a.read, b.read),
-          faster(a.add, b.add), faster(a.add_nt, b.add_nt)};
+  return {faster(a.copy, b.copy),
+          faster(a.copy_nt, b.copy_nt),
+          faster(a.read, b.read),
+          faster(a.add, b.add),
+          faster(a.add_nt, b.add_nt),
+          faster(a.device_copy, b.device_copy),
+          faster(a.device_read, b.device_read)};
 }
 
 const Row* WorkloadResult::find(const std::string& variant) const {

@@ -9,9 +9,9 @@
 
 namespace strided_report {
 
-/// The limit a workload is judged against (PERFORMANCE.md, "Targets"). None: no limit of this
-/// run bounds it (the D.* rows on a GPU build: the limits are measured on the host).
-enum class LimitKind { Copy, Read, Add, None };
+/// The limit a workload is judged against (PERFORMANCE.md, "Targets"). DeviceCopy, DeviceRead:
+/// the default execution space's own copy and read, for the D.* rows when it is not the host's.
+enum class LimitKind { Copy, Read, Add, DeviceCopy, DeviceRead, None };
 
 const char* to_string(LimitKind kind);
 
@@ -24,9 +24,11 @@ struct Row {
   double gbps() const { return seconds > 0 ? bytes / seconds * 1e-9 : 0; }
 };
 
-/// The STREAM-like kernels: copy and a+b with plain and with non-temporal stores, and a read.
+/// The STREAM-like kernels: copy and a+b with plain and with non-temporal stores, and a read;
+/// on a device build also the device's copy and read (seconds 0 when not measured).
 struct Limits {
-  Row copy, copy_nt, read, add, add_nt;
+  Row copy, copy_nt, read, add, add_nt, device_copy, device_read;
+  bool has_device() const { return device_copy.seconds > 0; }
   /// The limit of a kind in GB/s: the best of its store variants.
   double best(LimitKind kind) const;
 };

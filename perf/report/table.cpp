@@ -1,6 +1,8 @@
 // The human-readable part of the report: limits, the workload table and the plans.
+#include <Kokkos_Core.hpp>
 #include <cstdio>
 
+#include "limits.hpp"
 #include "print.hpp"
 
 namespace strided_report {
@@ -35,6 +37,12 @@ void print_limits(const Limits& before, const Limits& after, std::size_t array_b
   line("copy", best.copy, &best.copy_nt, LimitKind::Copy);
   line("read", best.read, nullptr, LimitKind::Read);
   line("a+b", best.add, &best.add_nt, LimitKind::Add);
+  if (best.has_device()) {  // the D.* rows' limits: the default execution space's copy and read
+    std::printf("On %s (the D.* rows), %zu MiB arrays, no non-temporal variant:\n",
+                Kokkos::DefaultExecutionSpace::name(), device_limit_bytes >> 20);
+    line("dcopy", best.device_copy, nullptr, LimitKind::DeviceCopy);
+    line("dread", best.device_read, nullptr, LimitKind::DeviceRead);
+  }
 }
 
 namespace {
@@ -66,7 +74,7 @@ void print_table(const std::vector<WorkloadResult>& results, const Limits& limit
       const Row& row = w.rows[r];
       char gbps[16], fraction[24] = "-", speedup[16] = "";
       std::snprintf(gbps, sizeof gbps, "%.2f", row.gbps());
-      if (w.has_limit())  // call overhead is not a bandwidth question; D.* on a GPU has no limit
+      if (w.has_limit())  // call overhead is not a bandwidth question
         std::snprintf(fraction, sizeof fraction, "%.0f%% %s",
                       100 * row.gbps() / limits.best(w.limit), to_string(w.limit));
       if (strided && &row != strided)

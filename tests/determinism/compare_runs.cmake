@@ -1,5 +1,6 @@
 # Runs the determinism probe on Serial and on the host-parallel space at several thread counts
-# (host and device algorithms), each in its own process, and fails unless every run prints the
+# (host and device algorithms, and Kokkos' default execution space with the data in its memory:
+# the GPU on a device build), each in its own process, and fails unless every run prints the
 # same bits.
 # Inputs: -DPROBE=<path> -DTHREADS="1;2;3;4;8" [-DREFERENCE_PROBE=<path>]
 # With REFERENCE_PROBE, the reference is that other build's probe on Serial (the contraction leg:
@@ -18,7 +19,7 @@ string(LENGTH "${reference}" length)
 if(length LESS 500)
   message(FATAL_ERROR "the probe printed too little:\n${reference}")
 endif()
-foreach(algorithm IN ITEMS parallel device)
+foreach(algorithm IN ITEMS parallel device default)
   foreach(n IN LISTS THREADS)
     set(ENV{OMP_NUM_THREADS} ${n})
     execute_process(COMMAND ${PROBE} ${algorithm} --threads=${n} OUTPUT_VARIABLE out

@@ -1,6 +1,7 @@
 // Prints the bits of many reductions of inexact data (sin/cos), one "name hex" line each, on the
-// execution space named by the first argument ("serial", "parallel", or "device" for the device
-// algorithm on the host-parallel space). The determinism test
+// execution space named by the first argument ("serial", "parallel", "device" for the device
+// algorithm on the host-parallel space, or "default": Kokkos::DefaultExecutionSpace with the
+// data copied into its memory space, the GPU on a CUDA or HIP build). The determinism test
 // runs it in separate processes at several thread counts and compares the lines; the contraction
 // leg (cmake/run.sh contract) compares a build with -O3 -march=native -ffp-contract=fast against
 // the default build. The probe's own arithmetic (the data, the functions it passes) is written so
@@ -29,26 +30,43 @@ void print(const char* name, const T& x) {
   std::printf("\n");
 }
 
-template <class Exec>
-void probe(const Exec& exec) {
-  std::printf("space %s\n", Exec::name());  // not compared: the driver drops this line
-  using strided::StridedArray;
+using strided::StridedArray;
+
+/// The probe's input data, on the host.
+struct Data {
+  StridedArray<double> a, c, big;
+  StridedArray<float> f, g;
+  StridedArray<std::complex<double>> z;
+};
+
+Data make_data() {
   auto wave = [](const strided::MultiIndex& i) {
     std::int64_t n = 0;  // integer arithmetic: nothing to contract
     for (std::size_t k = 0; k < i.size(); ++k) n = n * 1000 + std::int64_t(i[k]);
     return std::sin(double(n));
   };
-  const auto a = StridedArray<double>::from_fn_row_major({700, 900}, wave);
-  const auto c = StridedArray<double>::from_fn_col_major({64, 48, 33}, wave);
-  const auto big = StridedArray<double>::from_fn_row_major({1 << 21}, wave);
-  const auto f = StridedArray<float>::from_fn_row_major(
-      {1 << 20}, [](const strided::MultiIndex& i) { return float(std::cos(double(i[0]))); });
-  const auto g = StridedArray<float>::from_fn_row_major(
-      {1 << 20}, [](const strided::MultiIndex& i) { return float(std::sin(0.5 * double(i[0]))); });
-  const auto z = StridedArray<std::complex<double>>::from_fn_row_major(
-      {300, 301}, [&](const strided::MultiIndex& i) {
-        return std::complex<double>(wave(i), std::cos(double(i[0] * 301 + i[1])));
-      });
+  return {
+      StridedArray<double>::from_fn_row_major({700, 900}, wave),
+      StridedArray<double>::from_fn_col_major({64, 48, 33}, wave),
+      StridedArray<double>::from_fn_row_major({1 << 21}, wave),
+      StridedArray<float>::from_fn_row_major(
+          {1 << 20}, [](const strided::MultiIndex& i) { return float(std::cos(double(i[0]))); }),
+      StridedArray<float>::from_fn_row_major(
+          {1 << 20},
+          [](const strided::MultiIndex& i) { return float(std::sin(0.5 * double(i[0]))); }),
+      StridedArray<std::complex<double>>::from_fn_row_major(
+          {300, 301}, [&](const strided::MultiIndex& i) {
+            return std::complex<double>(wave(i), std::cos(double(i[0] * 301 + i[1])));
+          })};
+}
+
+template <class Exec>
+void probe(const Exec& exec) {
+  std::printf("space %s\n", Exec::name());  // not compared: the driver drops this line
+  const Data data = make_data();
+  const auto &a = data.a, &c = data.c, &big = data.big;
+  const auto &f = data.f, &g = data.g;
+  const auto& z = data.z;
 
   print("sum.contiguous", strided::sum(exec, big.view()));
   print("sum.transposed", strided::sum(exec, a.view().transpose()));
@@ -113,6 +131,130 @@ void probe(const Exec& exec) {
   print("axpy.complex.sum.re", strided::sum(exec, w.view()).real());
 }
 
+// ---- "default": the same reductions on Kokkos::DefaultExecutionSpace, data in its memory --------
+// Every KOKKOS_LAMBDA is in a free function (nvcc's rules for extended lambdas); complex numbers
+// are Kokkos::complex there (std::complex arithmetic is host-only under nvcc).
+
+using DExec = Kokkos::DefaultExecutionSpace;
+using DMem = DExec::memory_space;
+using DComplex = Kokkos::complex<double>;
+template <class T, class Layout = Kokkos::LayoutRight>
+using DView = Kokkos::View<T, Layout, DMem>;
+template <class T, class Layout>
+using HostIn = Kokkos::View<typename DView<T, Layout>::const_data_type, Layout, Kokkos::HostSpace,
+                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+/// A device copy of a dense host array, as a View of the same shape and layout.
+template <class T, class Layout, class... Extents>
+DView<T, Layout> to_device(const char* label, typename DView<T, Layout>::const_value_type* p,
+                           Extents... extents) {
+  DView<T, Layout> d(std::string(label), static_cast<std::size_t>(extents)...);
+  Kokkos::deep_copy(d, HostIn<T, Layout>(p, static_cast<std::size_t>(extents)...));
+  return d;
+}
+
+/// The value of a device View at `index...`, copied to the host.
+template <class V, class... I>
+typename V::non_const_value_type at(const V& v, I... index) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v)(index...);
+}
+
+template <class A>
+double product_near_one(const DExec& exec, const A& a) {
+  return strided::reduce(
+      exec, a, KOKKOS_LAMBDA(double x) { return 1 + x / 1024; },
+      KOKKOS_LAMBDA(double x, double y) { return x * y; }, 1.0);
+}
+
+template <class A, class B>
+double zip_reduce_probe(const DExec& exec, const A& a, const B& b) {
+  return strided::zip_reduce(
+      exec, a, b, KOKKOS_LAMBDA(double x, double y) { return x / 4 - y; },
+      KOKKOS_LAMBDA(double x, double y) { return x + y; }, 0.0);
+}
+
+template <class O, class A>
+void plain_sum_axis(const DExec& exec, const O& out, const A& a, std::size_t axis) {
+  strided::reduce_axes(
+      exec, out, a, {axis}, KOKKOS_LAMBDA(double x) { return x; },
+      KOKKOS_LAMBDA(double x, double y) { return x + y; }, 0.0);
+}
+
+void probe_default() {
+  const DExec exec;
+  std::printf("space %s\n", DExec::name());  // not compared: the driver drops this line
+  const Data data = make_data();
+  using LR = Kokkos::LayoutRight;
+  using LL = Kokkos::LayoutLeft;
+  const auto da = to_device<double**, LR>("a", data.a.data(), 700, 900);
+  const auto dc = to_device<double***, LL>("c", data.c.data(), 64, 48, 33);
+  const auto dbig = to_device<double*, LR>("big", data.big.data(), 1 << 21);
+  const auto df = to_device<float*, LR>("f", data.f.data(), 1 << 20);
+  const auto dg = to_device<float*, LR>("g", data.g.data(), 1 << 20);
+  // Kokkos::complex<double> has std::complex<double>'s layout: two doubles, real first.
+  const auto dz =
+      to_device<DComplex**, LR>("z", reinterpret_cast<const DComplex*>(data.z.data()), 300, 301);
+  const auto a = strided::view(da), big = strided::view(dbig);
+  const auto c = strided::view(dc);
+  const auto f = strided::view(df), g = strided::view(dg);
+  const auto z = strided::view(dz);
+
+  print("sum.contiguous", strided::sum(exec, big));
+  print("sum.transposed", strided::sum(exec, a.transpose()));
+  print("sum.permuted3", strided::sum(exec, c.permute({2, 0, 1})));
+  print("sum.strided", strided::sum(exec, big.slice(0, 1, 1 << 21, 3)));
+  print("sum.reversed", strided::sum(exec, a.reverse(1)));
+  print("sum_squares", strided::sum_squares(exec, a));
+  print("product.near_one", product_near_one(exec, a));
+  print("max", strided::max(exec, a.transpose()));
+  print("min", strided::min(exec, c));
+  print("dot.f64", strided::dot(exec, a, a.reverse(0)));
+  print("dot.f32_in_f64", strided::dot<double>(exec, f, g));
+  print("dot.f32", strided::dot(exec, f, g));
+  print("dot.complex_hermitian", strided::dot(exec, z.conj(), z));
+  print("zip_reduce", zip_reduce_probe(exec, a, a.reverse(1)));
+  const DView<double*, LL> rows("rows", 700), cols("cols", 900);
+  plain_sum_axis(exec, strided::view(rows), a, 1);
+  plain_sum_axis(exec, strided::view(cols), a, 0);
+  print("rowsum[0]", at(rows, 0));
+  print("rowsum[699]", at(rows, 699));
+  print("colsum[0]", at(cols, 0));
+  print("colsum[899]", at(cols, 899));
+  const DView<double*> few("few", 33);
+  strided::sum_axes(exec, strided::view(few), c, {1, 0});
+  print("sum_axes.few_outputs[0]", at(few, 0));
+  print("sum_axes.few_outputs[32]", at(few, 32));
+  const DView<double> widened("widened");
+  strided::dot_axes(exec, strided::view(widened), a, a.reverse(0), {0, 1});
+  print("dot_axes.all", at(widened));
+  print("sum.of_rowsums", strided::sum(exec, strided::view(rows)));
+  const DView<double*> squares("squares", 48);
+  strided::sum_squares_axes(exec, strided::view(squares), c, {0, 2});
+  print("sum_squares_axes[0]", at(squares, 0));
+  print("sum_squares_axes[47]", at(squares, 47));
+  const DView<double*, LL> dots("dots", 900);
+  strided::dot_axes(exec, strided::view(dots), a, a.reverse(1), {0});
+  print("dot_axes.cols[0]", at(dots, 0));
+  print("dot_axes.cols[899]", at(dots, 899));
+  print("dot.f32_in_f64.strided",
+        strided::dot<double>(exec, f.slice(0, 3, 1 << 20, 5), g.slice(0, 1, 1 << 20, 5)));
+  const DView<double**> y("y", 700, 900);
+  strided::copy_into(exec, strided::view(y), a);
+  strided::axpy(exec, strided::view(y), a.reverse(0), 0.3);
+  strided::axpy(exec, strided::view(y), a.reverse(1), 1.7);
+  exec.fence();
+  print("axpy[0,0]", at(y, 0, 0));
+  print("axpy[351,452]", at(y, 351, 452));
+  print("axpy.sum", strided::sum(exec, strided::view(y)));
+  const DView<DComplex**> w("w", 300, 301);
+  strided::copy_into(exec, strided::view(w), z);
+  strided::axpy(exec, strided::view(w), z.reverse(0), DComplex(0.3, -1.1));
+  exec.fence();
+  print("axpy.complex.re", at(w, 17, 33).real());
+  print("axpy.complex.im", at(w, 17, 33).imag());
+  print("axpy.complex.sum.re", strided::sum(exec, strided::view(w)).real());
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -123,6 +265,8 @@ int main(int argc, char* argv[]) {
   if (space == "device") strided::execution_options().algorithm = strided::Algorithm::Device;
   if (space == "serial")
     probe(Kokkos::Serial());
+  else if (space == "default")
+    probe_default();
   else
     probe(Kokkos::DefaultHostExecutionSpace());
   return 0;
