@@ -18,7 +18,8 @@ namespace strided::detail {
 /// still keeps every thread of the team busy. When a source streams along axis 1 while the
 /// destination streams along axis 0, the tile moves through a padded BLOCK x BLOCK scratch block
 /// instead: read along axis 1, write along axis 0, both coalesced, and the +1 padding keeps the
-/// column reads free of bank conflicts.
+/// column reads free of bank conflicts. Gathered plans (high-rank permutations) take the same
+/// blocks through their offset tables.
 template <class Exec, int N, class Dst, class F, class... Srcs>
 struct TeamMap {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -79,7 +80,7 @@ struct TeamMap {
                                         const TeamTile<N>& tile, std::index_sequence<I...>) const {
     value_type* buffer = static_cast<value_type*>(
         team.team_scratch(0).get_shmem(BLOCK * PITCH * sizeof(value_type)));
-    const std::size_t n0 = tile.n0, n1 = tile.len[1];
+    const std::size_t n0 = tile.n0, n1 = tile.n1;
     for (std::size_t outer = 0; outer < tile.rows; outer += n1) {
       std::ptrdiff_t off[N];
       tile.row_offsets(p, outer, off);
@@ -89,18 +90,18 @@ struct TeamMap {
           const std::size_t bj = n1 - j0 < BLOCK ? n1 - j0 : BLOCK;
           // Read in the sources' order: lanes along axis 1.
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bi), [&](const std::size_t i) {
-            const std::ptrdiff_t row[] = {
-                (off[I + 1] + at(p, i0 + i, I + 1, 0) + at(p, j0, I + 1, 1))...};
+            const std::ptrdiff_t row[] = {(off[I + 1] + at(p, i0 + i, I + 1, 0))...};
             Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, bj), [&](const std::size_t j) {
-              buffer[i * PITCH + j] = write(f(get<I>(srcs).read(row[I] + at(p, j, I + 1, 1))...));
+              buffer[i * PITCH + j] =
+                  write(f(get<I>(srcs).read(row[I] + at(p, j0 + j, I + 1, 1))...));
             });
           });
           team.team_barrier();
           // Write in the destination's order: lanes along axis 0.
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bj), [&](const std::size_t j) {
-            value_type* d = dst.ptr + (off[0] + at(p, i0, 0, 0) + at(p, j0 + j, 0, 1));
+            value_type* d = dst.ptr + (off[0] + at(p, j0 + j, 0, 1));
             Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, bi), [&](const std::size_t i) {
-              d[at(p, i, 0, 0)] = buffer[i * PITCH + j];
+              d[at(p, i0 + i, 0, 0)] = buffer[i * PITCH + j];
             });
           });
           team.team_barrier();
@@ -109,10 +110,12 @@ struct TeamMap {
     }
   }
 
-  /// Offset of index i along plan axis `axis` for operand k.
+  /// Offset of index i along plan axis `axis` (0 or 1) for operand k: through the axis' offset
+  /// table on a gathered plan (its tiles start at index 0 of both tables). Tables are not
+  /// linear: always pass the whole index, never a sum of two.
   KOKKOS_FORCEINLINE_FUNCTION static std::ptrdiff_t at(const Plan<N>& p, std::size_t i,
                                                        std::size_t k, int axis) {
-    return static_cast<std::ptrdiff_t>(i) * p.strides[k][axis];
+    return p.gathered ? p.table[axis][k][i] : static_cast<std::ptrdiff_t>(i) * p.strides[k][axis];
   }
 
   // Ops are involutions: writing v through a view with op `Op` stores Op(v).
@@ -123,10 +126,12 @@ struct TeamMap {
 };
 
 /// Whether the tiles of `plan` go through scratch blocks: the destination has unit stride on
-/// axis 0 while some source streams along axis 1 (MapBody's transposed case).
+/// axis 0 while some source streams along axis 1 (MapBody's transposed case), or the plan is
+/// gathered (axis 0 holds the destination's fastest axes, axis 1 the first source's).
 template <int N>
 bool team_map_transposes(const Plan<N>& plan) {
-  if (plan.rank < 2 || plan.gathered || plan.strides[0][0] != 1) return false;
+  if (plan.gathered) return N > 1;
+  if (plan.rank < 2 || plan.strides[0][0] != 1) return false;
   for (int k = 1; k < N; ++k)
     if (plan.strides[k][0] != 1 && (plan.strides[k][1] == 1 || plan.strides[k][1] == -1))
       return true;
