@@ -10,31 +10,32 @@
 
 namespace strided::detail {
 
-/// One tile as a team sees it: the tile's origin per operand, its extents, and its elements as
-/// `rows` runs of n0 elements along axis 0. Row r stands for axis 1 index r % len[1], then the
-/// outer axes in order, so rows can be handed to team threads in any order.
+/// One tile as a team sees it: the tile's origin per operand and its elements as `rows` runs of
+/// n0 elements along axis 0. Row r stands for axis 1 index r % n1, then the outer axes in order,
+/// so rows can be handed to team threads in any order. No per-axis arrays (a device thread's
+/// stack stays small): the outer axes' extents in the tile are recomputed from the tile index.
 template <int N>
 struct TeamTile {
   std::ptrdiff_t origin[N];
-  // Zeroed beyond the rank: GCC 12 cannot see that only [0, rank) is read (-Wmaybe-uninitialized
-  // under Kokkos 4.6's Serial team dispatch).
-  std::size_t len[MAX_PLAN_RANK] = {};
+  std::size_t tile;  ///< index in the plan's tile grid
   std::size_t n0 = 1;
+  std::size_t n1 = 1;
   std::size_t rows = 1;
 
-  /// Tile `tile` of `p`, decomposed axis by axis (no per-axis coordinate array: device stacks
-  /// stay small). `base` (optional) shifts every operand's origin.
-  KOKKOS_INLINE_FUNCTION TeamTile(const Plan<N>& p, std::size_t tile,
-                                  const std::ptrdiff_t* base = nullptr) {
+  /// Tile `t` of `p`; `base` (optional) shifts every operand's origin.
+  KOKKOS_INLINE_FUNCTION TeamTile(const Plan<N>& p, std::size_t t,
+                                  const std::ptrdiff_t* base = nullptr)
+      : tile(t) {
     for (int k = 0; k < N; ++k) origin[k] = base ? base[k] : 0;
     for (int i = 0; i < p.rank; ++i) {
-      const std::size_t start = (p.tiles[i] == 1 ? 0 : tile % p.tiles[i]) * p.blocks[i];
-      tile = p.tiles[i] == 1 ? tile : tile / p.tiles[i];
-      len[i] = p.dims[i] - start < p.blocks[i] ? p.dims[i] - start : p.blocks[i];
+      const std::size_t start = (p.tiles[i] == 1 ? 0 : t % p.tiles[i]) * p.blocks[i];
+      t = p.tiles[i] == 1 ? t : t / p.tiles[i];
+      const std::size_t len = p.dims[i] - start < p.blocks[i] ? p.dims[i] - start : p.blocks[i];
       for (int k = 0; k < N; ++k) origin[k] += static_cast<std::ptrdiff_t>(start) * p.strides[k][i];
+      if (i == 0) n0 = len;
+      if (i == 1) n1 = len;
+      if (i >= 1) rows *= len;
     }
-    if (p.rank > 0) n0 = len[0];
-    for (int i = 1; i < p.rank; ++i) rows *= len[i];
   }
 
   /// Offsets of the first element of row r. On a gathered plan axis 1 goes through its table.
@@ -42,13 +43,20 @@ struct TeamTile {
                                           std::ptrdiff_t* off) const {
     for (int k = 0; k < N; ++k) off[k] = origin[k];
     if (p.rank < 2) return;
-    const std::size_t j = r % len[1];
-    r /= len[1];
+    const std::size_t j = r % n1;
+    r /= n1;
     for (int k = 0; k < N; ++k)
       off[k] += p.gathered ? p.table[1][k][j] : static_cast<std::ptrdiff_t>(j) * p.strides[k][1];
-    for (int i = 2; i < p.rank; ++i) {
-      const std::size_t at = r % len[i];
-      r /= len[i];
+    if (p.rank < 3) return;
+    // The tile's coordinate and extent along each outer axis, from the tile index.
+    std::size_t t = tile;
+    for (int i = 0; i < p.rank; ++i) {
+      const std::size_t start = (p.tiles[i] == 1 ? 0 : t % p.tiles[i]) * p.blocks[i];
+      t = p.tiles[i] == 1 ? t : t / p.tiles[i];
+      if (i < 2) continue;
+      const std::size_t len = p.dims[i] - start < p.blocks[i] ? p.dims[i] - start : p.blocks[i];
+      const std::size_t at = r % len;
+      r /= len;
       for (int k = 0; k < N; ++k) off[k] += static_cast<std::ptrdiff_t>(at) * p.strides[k][i];
     }
   }
