@@ -114,8 +114,13 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
   // Unbuffered: parallel over outputs, each folding its sub-tensor in registers. Buffered: work
   // items are (output, sub-tile) pairs, so few outputs still use every thread. Same bits.
   const bool few_outputs = outputs < 8 * static_cast<std::size_t>(compat::concurrency(exec));
+  // The device algorithm folds reduced runs of unit stride with 16 lanes per sub-tile (TeamFold,
+  // reads coalesce along the run), and other layouts with one lane per output (TeamRows, reads
+  // coalesce across outputs).
+  const bool lanes_along_runs = uses_device_algorithm<Exec>() && sub.tile_count > 0 &&
+                                !sub.gathered && magnitude(sub.strides[0][0]) == 1;
   const bool buffered =
-      sub.tile_count > INLINE_SUB_TILES ||
+      lanes_along_runs || sub.tile_count > INLINE_SUB_TILES ||
       (few_outputs && sub.tile_count > 1 && outputs * sub.count > INLINE_ELEMENTS);
   if (!buffered) {
     // Output tiles hold about max_tile_elements of work (outputs x reduced elements), so that
@@ -147,10 +152,19 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
   const Staged<Exec, OutputIndex<S + 1>, Plan<S>> staged(exec, outputs * tiles * sizeof(U),
                                                          index_of, sub);
   U* partials = staged.template extra<U>();
-  if (tiles > 0)
-    Kokkos::parallel_for(label, compat::range_policy(exec, outputs * tiles),
-                         SubTilePartials<S, Fold, U>{staged.template get<0>(),
-                                                     staged.template get<1>(), fold, partials});
+  if (tiles > 0 && uses_device_algorithm<Exec>()) {
+    using Items = OutputTiles<S>;
+    launch_teams(exec, outputs * tiles,
+                 TeamFold<Exec, S, Fold, U, Items>{staged.template get<1>(), fold, partials,
+                                                   Items{staged.template get<0>(), tiles},
+                                                   outputs * tiles, 0},
+                 label);
+  } else if constexpr (compat::is_host_space_v<Exec>) {
+    if (tiles > 0)
+      Kokkos::parallel_for(label, compat::range_policy(exec, outputs * tiles),
+                           SubTilePartials<S, Fold, U>{staged.template get<0>(),
+                                                       staged.template get<1>(), fold, partials});
+  }
   Kokkos::parallel_for(
       label, compat::range_policy(exec, outputs),
       CombineOutputs<S, Dst, std::decay_t<ReduceFn>, U>{staged.template get<0>(), tiles, partials,

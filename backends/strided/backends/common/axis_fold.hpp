@@ -148,6 +148,24 @@ struct OutputIndex {
   }
 };
 
+/// The work items of the buffered strategy as TeamFold sees them: item q = o * tiles + t is
+/// sub-tile t of output o's sub-tensor.
+template <int S>
+struct OutputTiles {
+  const OutputIndex<S + 1>* outputs;  ///< in the space's memory
+  std::size_t tiles;
+  template <int N>
+  KOKKOS_INLINE_FUNCTION std::size_t tile(std::size_t q) const {
+    return q % tiles;
+  }
+  template <int N>
+  KOKKOS_INLINE_FUNCTION void base(std::size_t q, std::ptrdiff_t* off) const {
+    std::ptrdiff_t all[S + 1];
+    outputs->offsets(q / tiles, all);
+    for (int k = 0; k < S; ++k) off[k] = all[k + 1];
+  }
+};
+
 /// Buffered strategy, step 1: partial (output o, sub-tile t) at partials[o * T + t], for work
 /// items q = o * T + t; many outputs or few, every item is one tile of one sub-tensor.
 /// Both hold pointers to values in the space's memory (small functors).

@@ -48,25 +48,40 @@ struct TeamLanes {
   int seeded[REDUCE_LANES];
 };
 
-/// One partial per tile. A team folds TILES tiles at once: the 16 lanes of a tile's TileFold run
-/// on 16 vector lanes on GPUs (lane l reads element l of every 16, so reads coalesce), TILES
-/// tiles on the team's threads, so a team of 128 GPU threads is busy; then one lane per tile
-/// combines its lanes in TileFold's tree. partials[t] has the bits of the host path. On host
-/// spaces the lanes go to team threads (vector length 1), two tiles per team, so that the host
+/// The work items of a full reduction: item q is tile q of the plan, at the plan's origin.
+struct PlanTiles {
+  template <int N>
+  KOKKOS_INLINE_FUNCTION std::size_t tile(std::size_t q) const {
+    return q;
+  }
+  template <int N>
+  KOKKOS_INLINE_FUNCTION void base(std::size_t, std::ptrdiff_t* off) const {
+    for (int k = 0; k < N; ++k) off[k] = 0;
+  }
+};
+
+/// One partial per work item (a tile of the plan, shifted by the item's base offsets). A team
+/// folds TILES items at once: the 16 lanes of an item's TileFold run on 16 vector lanes on GPUs
+/// (lane l reads element l of every 16, so reads coalesce), TILES items on the team's threads,
+/// so a team of 128 GPU threads is busy; then one lane per item combines its lanes in
+/// TileFold's tree. partials[q] has the bits of the host path's fold of that tile. On host
+/// spaces the lanes go to team threads (vector length 1), two items per team, so that the host
 /// run exercises the same splits.
-template <class Exec, int N, class Fold, class U>
+template <class Exec, int N, class Fold, class U, class Items = PlanTiles>
 struct TeamFold {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   static constexpr bool on_host = compat::is_host_space_v<Exec>;
   static constexpr int vector_length = on_host ? 1 : REDUCE_LANES;
   static constexpr int TILES = on_host ? 2 : 8;
   static constexpr int team_size = on_host ? 0 : TILES;  // 0: the host's choice
-  /// Launch in teams of TILES tiles: launch_teams counts teams, not tiles.
+  /// Launch in teams of TILES items: launch_teams counts teams, not items.
   static constexpr std::size_t tiles_per_team = TILES;
 
   const Plan<N>* plan;  ///< in the space's memory
   Fold fold;
   U* partials;
+  Items items;
+  std::size_t count;  ///< work items
   std::size_t first_tile;
 
   static constexpr std::size_t scratch_bytes() { return TILES * sizeof(TeamLanes<U>); }
@@ -79,10 +94,12 @@ struct TeamFold {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, TILES * REDUCE_LANES / V), [&](const int q) {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, V), [&](const int v) {
         const int item = q * V + v, g = item / REDUCE_LANES, l = item % REDUCE_LANES;
-        const std::size_t t = first + static_cast<std::size_t>(g);
-        if (t >= p.tile_count) return;
+        const std::size_t w = first + static_cast<std::size_t>(g);
+        if (w >= count) return;
+        std::ptrdiff_t base[N];
+        items.template base<N>(w, base);
         auto lane = lane_of(l);
-        lane.run(p, TeamTile<N>(p, t));
+        lane.run(p, TeamTile<N>(p, items.template tile<N>(w), base));
         lanes[g].value[l] = lane.value;
         lanes[g].seeded[l] = lane.seeded ? 1 : 0;
       });
@@ -90,11 +107,11 @@ struct TeamFold {
     team.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, TILES), [&](const int g) {
       Kokkos::single(Kokkos::PerThread(team), [&] {
-        const std::size_t t = first + static_cast<std::size_t>(g);
-        if (t >= p.tile_count) return;
+        const std::size_t w = first + static_cast<std::size_t>(g);
+        if (w >= count) return;
         int seeded = 0;
         while (seeded < REDUCE_LANES && lanes[g].seeded[seeded]) ++seeded;
-        partials[t] = combine_lanes(lanes[g].value, seeded, fold.reduce_fn);
+        partials[w] = combine_lanes(lanes[g].value, seeded, fold.reduce_fn);
       });
     });
   }
