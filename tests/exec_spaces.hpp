@@ -9,29 +9,27 @@
 
 namespace strided_test {
 
-using ExecSpaces = ::testing::Types<
+/// `Leading...`, then every enabled host space.
+template <class... Leading>
+using HostSpacesAfter = ::testing::Types<Leading...,
 #if defined(KOKKOS_ENABLE_OPENMP)
-    Kokkos::OpenMP,
+                                         Kokkos::OpenMP,
 #endif
 #if defined(KOKKOS_ENABLE_THREADS)
-    Kokkos::Threads,
+                                         Kokkos::Threads,
 #endif
-    Kokkos::Serial>;
+                                         Kokkos::Serial>;
+
+using ExecSpaces = HostSpacesAfter<>;
 
 /// The spaces the memory-space suite (kernels/space_test.cpp) runs on with operands in the
 /// space's own memory: Kokkos::DefaultExecutionSpace first when it is a device, then every host
 /// space.
-using KernelSpaces = ::testing::Types<
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP) || defined(KOKKOS_ENABLE_SYCL)
-    Kokkos::DefaultExecutionSpace,
+using KernelSpaces = HostSpacesAfter<Kokkos::DefaultExecutionSpace>;
+#else
+using KernelSpaces = HostSpacesAfter<>;
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-    Kokkos::OpenMP,
-#endif
-#if defined(KOKKOS_ENABLE_THREADS)
-    Kokkos::Threads,
-#endif
-    Kokkos::Serial>;
 
 /// Prints the space's name in test names instead of TypeParam indices.
 struct ExecSpaceNames {

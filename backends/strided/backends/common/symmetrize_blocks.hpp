@@ -9,6 +9,26 @@
 
 namespace strided::detail {
 
+/// The transposed term's op: conj for the Hermitian part, nothing for the symmetric one.
+template <bool Hermitian, class T>
+KOKKOS_FORCEINLINE_FUNCTION T symmetrize_mirror(const T& x) {
+  if constexpr (Hermitian)
+    return conj_value(x);
+  else
+    return x;
+}
+
+/// (near + mirror(far)) / 2: one element of the result, the same formula on every path.
+template <bool Hermitian, class T>
+KOKKOS_FORCEINLINE_FUNCTION T symmetrize_half_sum(const T& near, const T& far) {
+  return static_cast<T>((near + symmetrize_mirror<Hermitian>(far)) / static_cast<T>(2));
+}
+
+/// Offset of index i along an axis of stride `stride`.
+KOKKOS_FORCEINLINE_FUNCTION std::ptrdiff_t symmetrize_at(std::size_t i, std::ptrdiff_t stride) {
+  return static_cast<std::ptrdiff_t>(i) * stride;
+}
+
 /// dst = (A + op(A)^T) / 2 for an n x n matrix, by pairs of tiles: work item (I, J) with I <= J
 /// reads tiles (I, J) and (J, I) of the source once and writes both tiles of the destination,
 /// so the source is read once (an element-wise A + A^T reads it twice). Inside a pair of tiles,
@@ -70,7 +90,7 @@ struct SymmetrizeBlocks {
         near[i][j] = SrcOp::apply(src[at(r + i, s0) + at(c + j, s1)]);
     for (std::size_t i = 0; i < ni; ++i)
       for (std::size_t j = Diagonal ? i : 0; j < nj; ++j) {
-        const T v = static_cast<T>((near[i][j] + mirror(far[j][i])) / static_cast<T>(2));
+        const T v = symmetrize_half_sum<Hermitian>(near[i][j], far[j][i]);
         up[i][j] = DstOp::apply(v);
         low[j][i] = DstOp::apply(mirror(v));
       }
@@ -99,13 +119,10 @@ struct SymmetrizeBlocks {
   }
 
   KOKKOS_FORCEINLINE_FUNCTION static T mirror(const T& x) {
-    if constexpr (Hermitian)
-      return conj_value(x);
-    else
-      return x;
+    return symmetrize_mirror<Hermitian>(x);
   }
   KOKKOS_FORCEINLINE_FUNCTION static std::ptrdiff_t at(std::size_t i, std::ptrdiff_t stride) {
-    return static_cast<std::ptrdiff_t>(i) * stride;
+    return symmetrize_at(i, stride);
   }
 };
 

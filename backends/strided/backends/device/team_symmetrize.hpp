@@ -4,8 +4,8 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 
+#include "strided/backends/common/symmetrize_blocks.hpp"
 #include "strided/backends/device/team_tile.hpp"
-#include "strided/element_ops.hpp"
 
 namespace strided::detail {
 
@@ -88,18 +88,14 @@ struct TeamSymmetrize {
   }
 
  private:
-  /// (near + op(far)) / 2, the host kernel's formula.
   KOKKOS_FORCEINLINE_FUNCTION static T half_sum(const T& near, const T& far) {
-    return static_cast<T>((near + mirror(far)) / static_cast<T>(2));
+    return symmetrize_half_sum<Hermitian>(near, far);
   }
   KOKKOS_FORCEINLINE_FUNCTION static T mirror(const T& x) {
-    if constexpr (Hermitian)
-      return conj_value(x);
-    else
-      return x;
+    return symmetrize_mirror<Hermitian>(x);
   }
   KOKKOS_FORCEINLINE_FUNCTION static std::ptrdiff_t at(std::size_t i, std::ptrdiff_t stride) {
-    return static_cast<std::ptrdiff_t>(i) * stride;
+    return symmetrize_at(i, stride);
   }
 };
 
