@@ -84,7 +84,9 @@ struct TeamFold {
   std::size_t count;  ///< work items
   std::size_t first_tile;
 
-  static constexpr std::size_t scratch_bytes() { return TILES * sizeof(TeamLanes<U>); }
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t scratch_bytes() {
+    return TILES * sizeof(TeamLanes<U>);
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const Plan<N>& p = *plan;

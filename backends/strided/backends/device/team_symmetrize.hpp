@@ -31,7 +31,7 @@ struct TeamSymmetrize {
   std::size_t blocks;  ///< ceil(n / BLOCK) per axis
   std::size_t first_tile;
 
-  static constexpr std::size_t scratch_bytes() {
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t scratch_bytes() {
     return staged ? 2 * BLOCK * PITCH * sizeof(T) : 0;
   }
 
@@ -47,12 +47,14 @@ struct TeamSymmetrize {
       // near[i][j] = A(r + i, c + j), far[j][i] = A(c + j, r + i): lanes along axis 1.
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, mi), [&](const std::size_t i) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, mj), [&](const std::size_t j) {
-          near[i * PITCH + j] = SrcOp::apply(src[at(r + i, s0) + at(c + j, s1)]);
+          near[i * PITCH + j] =
+              SrcOp::apply(src[symmetrize_at(r + i, s0) + symmetrize_at(c + j, s1)]);
         });
       });
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, mj), [&](const std::size_t j) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, mi), [&](const std::size_t i) {
-          far[j * PITCH + i] = SrcOp::apply(src[at(c + j, s0) + at(r + i, s1)]);
+          far[j * PITCH + i] =
+              SrcOp::apply(src[symmetrize_at(c + j, s0) + symmetrize_at(r + i, s1)]);
         });
       });
       team.team_barrier();
@@ -62,40 +64,32 @@ struct TeamSymmetrize {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, mi), [&](const std::size_t i) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, mj), [&](const std::size_t j) {
           if (diagonal && j < i) return;
-          dst[at(r + i, d0) + at(c + j, d1)] =
-              DstOp::apply(half_sum(near[i * PITCH + j], far[j * PITCH + i]));
+          dst[symmetrize_at(r + i, d0) + symmetrize_at(c + j, d1)] =
+              DstOp::apply(symmetrize_half_sum<Hermitian>(near[i * PITCH + j], far[j * PITCH + i]));
         });
       });
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, mj), [&](const std::size_t j) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, mi), [&](const std::size_t i) {
           if (diagonal && j <= i) return;
-          dst[at(c + j, d0) + at(r + i, d1)] =
-              DstOp::apply(mirror(half_sum(near[i * PITCH + j], far[j * PITCH + i])));
+          dst[symmetrize_at(c + j, d0) + symmetrize_at(r + i, d1)] =
+              DstOp::apply(symmetrize_mirror<Hermitian>(
+                  symmetrize_half_sum<Hermitian>(near[i * PITCH + j], far[j * PITCH + i])));
         });
       });
     } else {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, mi), [&](const std::size_t i) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, mj), [&](const std::size_t j) {
           if (bi == bj && j < i) return;  // the diagonal block's lower half is (j, i)'s mirror
-          const T a = SrcOp::apply(src[at(r + i, s0) + at(c + j, s1)]);
-          const T b = SrcOp::apply(src[at(c + j, s0) + at(r + i, s1)]);
-          const T v = half_sum(a, b);
-          dst[at(r + i, d0) + at(c + j, d1)] = DstOp::apply(v);
-          if (bi != bj || i != j) dst[at(c + j, d0) + at(r + i, d1)] = DstOp::apply(mirror(v));
+          const T a = SrcOp::apply(src[symmetrize_at(r + i, s0) + symmetrize_at(c + j, s1)]);
+          const T b = SrcOp::apply(src[symmetrize_at(c + j, s0) + symmetrize_at(r + i, s1)]);
+          const T v = symmetrize_half_sum<Hermitian>(a, b);
+          dst[symmetrize_at(r + i, d0) + symmetrize_at(c + j, d1)] = DstOp::apply(v);
+          if (bi != bj || i != j)
+            dst[symmetrize_at(c + j, d0) + symmetrize_at(r + i, d1)] =
+                DstOp::apply(symmetrize_mirror<Hermitian>(v));
         });
       });
     }
-  }
-
- private:
-  KOKKOS_FORCEINLINE_FUNCTION static T half_sum(const T& near, const T& far) {
-    return symmetrize_half_sum<Hermitian>(near, far);
-  }
-  KOKKOS_FORCEINLINE_FUNCTION static T mirror(const T& x) {
-    return symmetrize_mirror<Hermitian>(x);
-  }
-  KOKKOS_FORCEINLINE_FUNCTION static std::ptrdiff_t at(std::size_t i, std::ptrdiff_t stride) {
-    return symmetrize_at(i, stride);
   }
 };
 
