@@ -155,7 +155,7 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
   if (tiles > 0 && uses_device_algorithm<Exec>()) {
     using Items = OutputTiles<S>;
     launch_teams(exec, outputs * tiles,
-                 TeamFold<Exec, S, Fold, U, Items>{staged.template get<1>(), fold, partials,
+                 TeamFold<Exec, S, Fold, U, Items>{staged.template get<1>(), fold.spec(), partials,
                                                    Items{staged.template get<0>(), tiles},
                                                    outputs * tiles, 0},
                  label);

@@ -25,15 +25,28 @@ KOKKOS_INLINE_FUNCTION U combine_lanes(U* lanes, int seeded, const ReduceFn& red
   return lanes[0];
 }
 
+/// What a fold reads and computes, without its lanes: the sources and the two functions. Device
+/// kernels hold this (their lanes live in registers and scratch), so their functors stay small.
+template <class MapFn, class ReduceFn, class... Srcs>
+struct FoldSpec {
+  Tuple<Srcs...> srcs;
+  MapFn map_fn;
+  ReduceFn reduce_fn;
+};
+
 /// Folds one tile: map_fn over the sources, reduce_fn into 16 lanes seeded from the first
 /// elements (init is not folded here: it enters once per result, on the host).
 template <class U, class MapFn, class ReduceFn, class... Srcs>
 struct TileFold {
+  using Spec = FoldSpec<MapFn, ReduceFn, Srcs...>;
   Tuple<Srcs...> srcs;
   MapFn map_fn;
   ReduceFn reduce_fn;
   U lanes[REDUCE_LANES];
   int seeded = 0;
+
+  /// The sources and functions alone.
+  Spec spec() const { return Spec{srcs, map_fn, reduce_fn}; }
 
   // Forced inline: the 16-lane loop must land in the caller's loop nest to vectorize.
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0,

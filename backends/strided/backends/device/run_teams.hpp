@@ -83,10 +83,10 @@ bool reduce_tiles_teams(const Exec& exec, const Plan<N>& plan, const Fold& fold,
   if (tiles == 0) return false;
   Staged<Exec, Plan<N>> staged(exec, tiles * sizeof(U), plan);
   U* partials = staged.template extra<U>();
-  launch_teams(
-      exec, tiles,
-      TeamFold<Exec, N, Fold, U>{staged.template get<0>(), fold, partials, PlanTiles{}, tiles, 0},
-      label);
+  launch_teams(exec, tiles,
+               TeamFold<Exec, N, Fold, U>{staged.template get<0>(), fold.spec(), partials,
+                                          PlanTiles{}, tiles, 0},
+               label);
   total = combine_pairwise(staged.template to_host<U>(tiles), 0, tiles, red);
   return true;
 }

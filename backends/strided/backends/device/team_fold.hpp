@@ -16,7 +16,7 @@ namespace strided::detail {
 /// TileFold's lane.
 template <int N, class U, class MapFn, class ReduceFn, class... Srcs>
 struct LaneFold {
-  const TileFold<U, MapFn, ReduceFn, Srcs...>& fold;
+  const FoldSpec<MapFn, ReduceFn, Srcs...>& fold;
   int lane;
   U value{};
   bool seeded = false;
@@ -67,6 +67,7 @@ struct PlanTiles {
 /// TileFold's tree. partials[q] has the bits of the host path's fold of that tile. On host
 /// spaces the lanes go to team threads (vector length 1), two items per team, so that the host
 /// run exercises the same splits.
+/// `Fold` is the host's TileFold type; the functor holds only its Spec (no lanes).
 template <class Exec, int N, class Fold, class U, class Items = PlanTiles>
 struct TeamFold {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -78,7 +79,7 @@ struct TeamFold {
   static constexpr std::size_t tiles_per_team = TILES;
 
   const Plan<N>* plan;  ///< in the space's memory
-  Fold fold;
+  typename Fold::Spec fold;
   U* partials;
   Items items;
   std::size_t count;  ///< work items
@@ -121,7 +122,7 @@ struct TeamFold {
  private:
   template <class MapFn, class ReduceFn, class... Srcs>
   KOKKOS_INLINE_FUNCTION static LaneFold<N, U, MapFn, ReduceFn, Srcs...> lane_for(
-      const TileFold<U, MapFn, ReduceFn, Srcs...>& f, int l) {
+      const FoldSpec<MapFn, ReduceFn, Srcs...>& f, int l) {
     return {f, l};
   }
   KOKKOS_INLINE_FUNCTION auto lane_of(int l) const { return lane_for(fold, l); }
