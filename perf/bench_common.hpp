@@ -45,14 +45,12 @@ inline strided::StridedArray<double> make_row_major(const std::vector<std::size_
   return a;
 }
 
-/// Selects the MDRangePolicy tile schedule for a benchmark's lifetime (`strided_mdrange` rows).
-struct PolicyScope {
-  explicit PolicyScope(bool mdrange) {
-    strided::detail::tile_policy() =
-        mdrange ? strided::detail::TilePolicy::MDRange : strided::detail::TilePolicy::Range;
-  }
-  ~PolicyScope() { strided::detail::tile_policy() = strided::detail::TilePolicy::Range; }
-};
+/// The options of a benchmark row: the MDRangePolicy tile schedule for `strided_mdrange` rows.
+inline strided::Options tile_policy(bool mdrange) {
+  strided::Options options;
+  options.tile_policy = mdrange ? strided::TilePolicy::MDRange : strided::TilePolicy::Range;
+  return options;
+}
 
 /// Records GB/s (logical bytes: each operand read once, each output written once).
 inline void set_bytes(benchmark::State& state, double bytes_per_iteration) {

@@ -13,6 +13,12 @@ namespace {
 
 using strided::Algorithm;
 
+strided::Options with_algorithm(Algorithm algorithm) {
+  strided::Options options;
+  options.algorithm = algorithm;
+  return options;
+}
+
 struct Tensor4 {
   strided::StridedArray<double> a = strided_bench::make_row_major({64, 64, 64, 64});
   strided::StridedArray<double> b = strided_bench::make_row_major({64, 64, 64, 64});
@@ -31,10 +37,10 @@ template <class Data>
 void permuted_copy(benchmark::State& state, Algorithm algorithm,
                    std::vector<std::size_t> permutation) {
   auto& d = strided_bench::shared_data<Data>();
-  const strided::ScopedExecutionOptions scope(algorithm);
+  const strided::Options options = with_algorithm(algorithm);
   const auto src = d.a.view().permute(permutation);
   const auto dst = d.b.view();
-  for (auto _ : state) strided::copy_into(dst, src);
+  for (auto _ : state) strided::copy_into(dst, src, options);
   const auto expected = [&](const std::vector<std::size_t>& i) {
     std::ptrdiff_t offset = 0;
     for (std::size_t k = 0; k < i.size(); ++k)
@@ -51,18 +57,18 @@ void sums(benchmark::State& state, Algorithm algorithm, bool rows) {
   const auto a = d.a.view();
   double expected = 0;
   {
-    const strided::ScopedExecutionOptions host(Algorithm::Host);
-    expected =
-        rows ? (strided::sum_axes(d.rows.view(), a, {1}), d.rows.view()(17)) : strided::sum(a);
+    const strided::Options host = with_algorithm(Algorithm::Host);
+    expected = rows ? (strided::sum_axes(d.rows.view(), a, {1}, host), d.rows.view()(17))
+                    : strided::sum(a, host);
   }
-  const strided::ScopedExecutionOptions scope(algorithm);
+  const strided::Options options = with_algorithm(algorithm);
   double got = 0;
   for (auto _ : state) {
     if (rows) {
-      strided::sum_axes(d.rows.view(), a, {1});
+      strided::sum_axes(d.rows.view(), a, {1}, options);
       got = d.rows.view()(17);
     } else {
-      got = strided::sum(a);
+      got = strided::sum(a, options);
     }
     benchmark::DoNotOptimize(got);
   }

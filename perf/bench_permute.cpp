@@ -42,13 +42,13 @@ bool check_w1(benchmark::State& state, const Right4& b, const Strided4& src) {
 
 template <int Variant>
 void w1(benchmark::State& state, Perm4 p) {
-  const strided_bench::PolicyScope policy(Variant == 4);
+  const strided::Options options = strided_bench::tile_policy(Variant == 4);
   auto& d = W1Data::get();
   const Strided4 src = d.permuted(p);
   const Right4 b = d.b;
   for (auto _ : state) {
     if constexpr (Variant == 0 || Variant == 4) {
-      strided::copy_into(strided::view(b), strided::view(src));
+      strided::copy_into(strided::view(b), strided::view(src), options);
     } else if constexpr (Variant == 1) {  // plain loop in the destination's order
       Kokkos::parallel_for(
           "peer::loop", Kokkos::RangePolicy<Exec>(0, 64), KOKKOS_LAMBDA(int i) {
@@ -96,14 +96,14 @@ struct W3Data {
 
 template <int Variant>
 void w3(benchmark::State& state) {
-  const strided_bench::PolicyScope policy(Variant == 4);
+  const strided::Options options = strided_bench::tile_policy(Variant == 4);
   constexpr std::size_t n = W3Data::n;
   const auto& a = strided_bench::shared_data<W3Data>().a;
   const Right2 b = strided_bench::shared_data<W3Data>().b;
   const Left2 at(a.data(), n, n);  // A^T: the same memory read column-major
   for (auto _ : state) {
     if constexpr (Variant == 0 || Variant == 4) {
-      strided::copy_into(strided::view(b), a.view().transpose());
+      strided::copy_into(strided::view(b), a.view().transpose(), options);
     } else if constexpr (Variant == 1) {
       Kokkos::parallel_for(
           "peer::loop", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(std::size_t i) {

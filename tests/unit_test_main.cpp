@@ -6,14 +6,17 @@
 
 #include <cstdio>
 #include <cstring>
-#include <strided/execution.hpp>
+#include <strided/options.hpp>
 
 #include "test_session.hpp"
 
 int main(int argc, char* argv[]) {
   for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--strided-algorithm=device") == 0)
-      strided::execution_options().algorithm = strided::Algorithm::Device;
+    if (std::strcmp(argv[i], "--strided-algorithm=device") == 0) {
+      strided::Options device;
+      device.algorithm = strided::Algorithm::Device;
+      strided::set_default_options(device);  // before any kernel runs
+    }
   strided_test::KokkosSession kokkos(argc, argv);
   if (!kokkos.check_concurrency(stdout)) return 1;
   ::testing::InitGoogleTest(&argc, argv);

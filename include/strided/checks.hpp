@@ -4,11 +4,11 @@
 // Argument checks shared by every kernel; all run on the host before anything is written.
 
 #include <Kokkos_Core.hpp>
-#include <functional>
 #include <type_traits>
 
 #include "strided/core/aliasing.hpp"
 #include "strided/core/planner.hpp"
+#include "strided/core/small_call.hpp"
 #include "strided/error.hpp"
 #include "strided/kokkos_view.hpp"
 #include "strided/strided_view.hpp"
@@ -54,29 +54,6 @@ void check_same_shape(const char* function, const A& a, const B& b) {
 template <class V>
 MemoryRef memory_of(const V& v) {
   return {static_cast<const void*>(v.data()), sizeof(typename V::value_type), v.layout()};
-}
-
-/// Every operand has `first`'s strides (shapes already match) and they are dense.
-template <class First, class... Rest>
-bool one_dense_layout(const First& first, const Rest&... rest) {
-  const std::size_t rank = first.rank();
-  const std::ptrdiff_t* strides[] = {first.strides().data(), rest.strides().data()...};
-  for (std::size_t k = 1; k < 1 + sizeof...(Rest); ++k)
-    for (std::size_t i = 0; i < rank; ++i)
-      if (first.extent(i) > 1 && strides[k][i] != strides[0][i]) return false;
-  return is_dense(rank, first.extents().data(), strides[0]);
-}
-
-/// For two operands of one dense layout: the same origin, or byte ranges that do not meet.
-template <class A, class B>
-bool disjoint_or_same(const A& a, const B& b) {
-  const auto* pa = reinterpret_cast<const char*>(a.data());
-  const auto* pb = reinterpret_cast<const char*>(b.data());
-  if (a.size() == 0) return true;
-  if (pa == pb) return sizeof(typename A::value_type) == sizeof(typename B::value_type);
-  const std::size_t na = a.size() * sizeof(typename A::value_type);
-  const std::size_t nb = b.size() * sizeof(typename B::value_type);
-  return std::less<const char*>()(pa + na - 1, pb) || std::less<const char*>()(pb + nb - 1, pa);
 }
 
 template <class D>

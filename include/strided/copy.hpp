@@ -14,17 +14,10 @@
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
 #include "strided/core/layout.hpp"
-#include "strided/execution.hpp"
 #include "strided/map.hpp"
+#include "strided/options.hpp"
 
 namespace strided {
-
-/// Where copy_across reorders the elements: the other side only streams a contiguous buffer.
-enum class Staging {
-  Auto,           ///< on the device side (the faster one); on the source side between hosts
-  OnSource,       ///< pack permutes into the destination's memory order; unpack streams
-  OnDestination,  ///< pack streams the source's memory order; unpack permutes
-};
 
 namespace detail {
 
@@ -64,9 +57,11 @@ decltype(auto) exec_for(const Exec& exec) {
 /// into dst on the other side. Every check (shape, an injective destination) runs before
 /// anything is written; the staging buffers are the library's (2 x dst.size() elements, kept
 /// between calls and grown when needed, pinned on the host side of a host <-> device copy).
+/// `options.staging` says which side reorders; `copy_across(..., staging)` sets only that.
+/// Errors: RankMismatch, ShapeMismatch, NonInjectiveOutput. Fences both instances.
 template <class DstExec, class D, class SrcExec, class S>
 void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec, const S& src,
-                 Staging staging = Staging::Auto) {
+                 const Options& options) {
   static const std::string label("strided::copy_across");
   const auto& d = detail::as_view(dst);
   const auto& s = detail::as_view(src);
@@ -82,6 +77,7 @@ void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec,
   detail::check_output("copy_across", d);
   if (d.size() == 0) return;
 
+  Staging staging = options.staging;
   if (staging == Staging::Auto)
     staging = compat::is_host_space_v<DstExec> || !compat::is_host_space_v<SrcExec>
                   ? Staging::OnSource
@@ -108,8 +104,8 @@ void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec,
     return detail::packed_view<T, Memory>(data, n, d, s);
   };
 
-  detail::zip_map_checked("copy_across", label, src_exec, packed_as(packed.data(), SrcStage()),
-                          detail::CopyFn{}, s);
+  detail::zip_map_checked("copy_across", label, src_exec, options,
+                          packed_as(packed.data(), SrcStage()), detail::CopyFn{}, s);
   compat::fence(src_exec, "strided::copy_across: packed");
   // The transfer runs on the side that is not the host (Kokkos copies through that device).
   if constexpr (compat::is_host_space_v<DstExec>) {
@@ -118,30 +114,49 @@ void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec,
   } else {
     Kokkos::deep_copy(dst_exec, arrived, packed);
   }
-  detail::zip_map_checked("copy_across", label, dst_exec, d, detail::CopyFn{},
+  detail::zip_map_checked("copy_across", label, dst_exec, options, d, detail::CopyFn{},
                           packed_as(arrived.data(), DstStage()));
   compat::fence(dst_exec, "strided::copy_across: unpacked");
 }
+template <class DstExec, class D, class SrcExec, class S>
+void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec, const S& src,
+                 Staging staging = Staging::Auto) {
+  Options options = default_options();
+  options.staging = staging;
+  copy_across(dst_exec, dst, src_exec, src, options);
+}
 
 /// dst = op(src). When `exec` cannot reach one of the operands (a host view and a GPU view), or
-/// when execution_options().stage_copies is set, the copy goes through copy_across, run by
-/// `exec` on the side it reaches and by that memory space's default execution space on the other.
+/// when `options.stage_copies` is set, the copy goes through copy_across, run by `exec` on the
+/// side it reaches and by that memory space's default execution space on the other.
+/// Errors: as every element-wise kernel (map.hpp). A kept plan (make_plan(dst, src)) is for
+/// operands that one execution space reaches.
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void copy_into(const Exec& exec, const D& dst, const S& src) {
+void copy_into(const Exec& exec, const D& dst, const S& src,
+               const Options& options = default_options()) {
   static const std::string label("strided::copy_into");
   using DV = std::decay_t<decltype(detail::as_view(dst))>;
   using SV = std::decay_t<decltype(detail::as_view(src))>;
   if constexpr (detail::reaches_v<Exec, DV> && detail::reaches_v<Exec, SV>) {
-    if (!execution_options().stage_copies) {
-      detail::elementwise<false>("copy_into", label, exec, dst, src, detail::CopyFn{});
+    if (!options.stage_copies) {
+      detail::elementwise<false>("copy_into", label, exec, options, dst, src, detail::CopyFn{});
       return;
     }
   }
-  copy_across(detail::exec_for<DV>(exec), dst, detail::exec_for<SV>(exec), src);
+  copy_across(detail::exec_for<DV>(exec), dst, detail::exec_for<SV>(exec), src, options);
+}
+template <class Exec, int N, class D, class S, detail::enable_if_exec<Exec> = 0>
+void copy_into(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src) {
+  static const std::string label("strided::copy_into");
+  detail::elementwise<false>("copy_into", label, exec, plan, dst, src, detail::CopyFn{});
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void copy_into(const D& dst, const S& src) {
-  copy_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
+void copy_into(const D& dst, const S& src, const Options& options = default_options()) {
+  copy_into(detail::default_host(), dst, src, options);
+}
+template <int N, class D, class S>
+void copy_into(const KernelPlan<N>& plan, const D& dst, const S& src) {
+  copy_into(detail::default_host(), plan, dst, src);
 }
 
 }  // namespace strided

@@ -19,6 +19,7 @@ enum class ErrorCode {
   NonSquare,
   NonInjectiveOutput,
   OverlappingInputOutput,
+  PlanMismatch,  ///< a kept plan executed with operands of other layouts
 };
 
 inline const char* to_string(ErrorCode code) noexcept {
@@ -41,6 +42,8 @@ inline const char* to_string(ErrorCode code) noexcept {
       return "NonInjectiveOutput";
     case ErrorCode::OverlappingInputOutput:
       return "OverlappingInputOutput";
+    case ErrorCode::PlanMismatch:
+      return "PlanMismatch";
   }
   return "Unknown";
 }

@@ -1,140 +1,150 @@
 #ifndef STRIDED_MAP_HPP
 #define STRIDED_MAP_HPP
 
+// Element-wise kernels: map, zip, copy, conj, add, mul, axpy, scale, symmetrize. Each checks its
+// operands (nothing is written on error), then makes one call to the dispatch layer
+// (backends/strided/backends/dispatch/).
+//
+// Every kernel has four forms, e.g. copy_into:
+//   copy_into(exec, dst, src, [options])   on the execution-space instance `exec`
+//   copy_into(dst, src, [options])         on the default DefaultHostExecutionSpace instance
+//   copy_into(exec, plan, dst, src)        a kept plan (make_plan): no planning, O(rank) checks
+//   copy_into(plan, dst, src)
+// Errors (strided::Error, before anything is written): RankMismatch and ShapeMismatch (operands
+// of different shapes), NonInjectiveOutput (a destination that maps two indices to one
+// element), OverlappingInputOutput (a source that overlaps the destination without being the
+// same element-for-element layout), PlanMismatch (operands of other layouts than the plan's).
+// Complexity: O(elements) work; planning O(rank^2) per operand unless a plan is given.
+
 #include <Kokkos_Core.hpp>
 #include <string>
 #include <type_traits>
 
-#include "strided/arithmetic.hpp"
-#include "strided/backends/common/map_body.hpp"
-#include "strided/backends/common/symmetrize_blocks.hpp"
-#include "strided/backends/device/run_teams.hpp"
-#include "strided/backends/device/team_symmetrize.hpp"
-#include "strided/backends/host/run_plan.hpp"
+#include "strided/backends/dispatch/run_map.hpp"
+#include "strided/backends/dispatch/run_symmetrize.hpp"
+#include "strided/builtin_functions.hpp"
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
-#include "strided/core/planner.hpp"
-#include "strided/execution.hpp"
+#include "strided/options.hpp"
 #include "strided/plan.hpp"
 
 namespace strided {
 namespace detail {
 
-/// Every element-wise kernel ends here: checks (nothing written on error), plan, run.
-template <class Exec, class DV, class F, class... SV>
-void zip_map_checked(const char* function, const std::string& label, const Exec& exec,
-                     const DV& dst, const F& f, const SV&... srcs) {
+template <class Exec>
+using enable_if_exec = std::enable_if_t<compat::is_execution_space_v<Exec>, int>;
+template <class V>
+using enable_if_operand = std::enable_if_t<is_operand_v<V>, int>;
+
+inline const Kokkos::DefaultHostExecutionSpace& default_host() {
+  return compat::default_instance<Kokkos::DefaultHostExecutionSpace>();
+}
+
+template <class Exec, class DV, class... SV>
+constexpr void check_map_types() {
   static_assert(!std::is_const_v<typename DV::element_type>,
                 "strided: the destination view must not be a view of const elements");
   check_accessible<Exec, DV>();
   (check_accessible<Exec, SV>(), ...);
-  compat::ScopedRegion region(label);
-  (check_same_shape(function, dst, srcs), ...);
-  // A function is held as its pointer.
+}
+
+/// The loops of dst = f(srcs...); a function is held as its pointer.
+template <class DV, class F, class... SV>
+auto map_body(const DV& dst, const F& f, const SV&... srcs) {
   using Body = MapBody<DstRef<typename DV::value_type, typename DV::op_type>, std::decay_t<F>,
                        OperandRef<typename SV::element_type, typename SV::op_type>...>;
-  Body body{{dst.data()},
-            Tuple<OperandRef<typename SV::element_type, typename SV::op_type>...>(
-                OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...),
-            f,
-            false};
-  if constexpr (compat::is_host_space_v<Exec>) {
-    // Small calls on one dense layout (the call-overhead case): the checks reduce to pointer
-    // comparisons and the plan to one run on the calling thread.
-    const std::size_t count = dst.size();
-    if (count <= INLINE_ELEMENTS && may_run_inline<Exec>() && one_dense_layout(dst, srcs...) &&
-        (disjoint_or_same(dst, srcs) && ...)) {
-      constexpr int N = 1 + static_cast<int>(sizeof...(SV));
-      std::ptrdiff_t zeros[N] = {}, ones[N];
-      for (int k = 0; k < N; ++k) ones[k] = 1;
-      body(zeros, count, 1, ones, zeros);
-      return;
-    }
-  }
-  check_output(function, dst);
+  return Body{{dst.data()},
+              Tuple<OperandRef<typename SV::element_type, typename SV::op_type>...>(
+                  OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...),
+              f};
+}
+
+template <class DV, class... SV>
+void check_no_overlaps(const char* function, const DV& dst, const SV&... srcs) {
   int index = 0;
   (check_no_overlap(function, dst, srcs, index++), ...);
-  const auto plan = plan_for(dst, srcs...);
-  if (uses_device_algorithm<Exec>()) {
-    run_map_teams(exec, plan, body, label);
-    return;
-  }
-  if constexpr (compat::is_host_space_v<Exec>) {
-    body.stream = plan.count * sizeof(typename DV::value_type) >= planner_options().stream_bytes;
-    run_plan(exec, plan, body, label);
-  }
 }
 
-struct CopyFn {
-  static constexpr bool is_plain_copy = true;  // lets unit-stride runs of one type use memcpy
-  template <class T>
-  KOKKOS_INLINE_FUNCTION T operator()(const T& x) const {
-    return x;
-  }
-};
-struct ConjFn {
-  template <class T>
-  KOKKOS_INLINE_FUNCTION T operator()(const T& x) const {
-    return conj_value(x);
-  }
-};
-struct AddFn {
-  template <class A, class B>
-  KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
-    return add(a, b);
-  }
-};
-struct MulFn {
-  template <class A, class B>
-  KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
-    return mul(a, b);
-  }
-};
-template <class Alpha>
-struct AxpyFn {
-  Alpha alpha;
-  template <class A, class B>
-  KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
-    return add(a, rounded_mul(alpha, b));
-  }
-};
-template <class Alpha>
-struct ScaleFn {
-  Alpha alpha;
-  template <class B>
-  KOKKOS_INLINE_FUNCTION auto operator()(const B& b) const {
-    return mul(alpha, b);
-  }
-};
+/// A kept plan's layouts against the operands'.
+template <int N, class... V>
+void check_plan(const char* function, const KernelPlan<N>& p, const V&... views) {
+  static_assert(sizeof...(V) == N, "strided: the plan was made for another number of operands");
+  if (!same_layouts(p.state().key, views...))
+    throw_error(ErrorCode::PlanMismatch, function,
+                "the operands' extents, strides or element sizes differ from the plan's (",
+                explain(p.plan()), ")");
+}
 
-/// A kernel of one source; `ReadsDst` kernels (add, mul) read the destination as a first source.
+/// Every element-wise kernel without a plan ends here: checks, plan, one dispatch.
+template <class Exec, class DV, class F, class... SV>
+void zip_map_checked(const char* function, const std::string& label, const Exec& exec,
+                     const Options& options, const DV& dst, const F& f, const SV&... srcs) {
+  check_map_types<Exec, DV, SV...>();
+  compat::ScopedRegion region(label);
+  (check_same_shape(function, dst, srcs), ...);
+  const auto body = map_body(dst, f, srcs...);
+  if (run_map_inline(exec, options, body, dst, srcs...)) return;
+  check_output(function, dst);
+  check_no_overlaps(function, dst, srcs...);
+  run_map(exec, plan_for(options.planner, dst, srcs...), body, options, label);
+}
+
+/// ... and with a kept plan: its layouts are checked, nothing is planned.
+template <class Exec, int N, class DV, class F, class... SV>
+void zip_map_planned(const char* function, const std::string& label, const Exec& exec,
+                     const KernelPlan<N>& p, const DV& dst, const F& f, const SV&... srcs) {
+  check_map_types<Exec, DV, SV...>();
+  compat::ScopedRegion region(label);
+  check_plan(function, p, dst, srcs...);
+  const auto& state = p.state();
+  if (!state.injective_first)
+    throw_error(ErrorCode::NonInjectiveOutput, function,
+                "the plan's destination maps two indices to one element");
+  const auto body = map_body(dst, f, srcs...);
+  if (state.one_dense && (disjoint_or_same(dst, srcs) && ...)) {
+    if (runs_inline(exec, state.options, dst.size()) && dst.size() <= INLINE_ELEMENTS) {
+      std::ptrdiff_t zeros[N] = {}, ones[N];
+      for (int k = 0; k < N; ++k) ones[k] = 1;
+      body(zeros, dst.size(), 1, ones, zeros);
+      return;
+    }
+  } else {
+    check_no_overlaps(function, dst, srcs...);
+  }
+  run_map(exec, state.plan, body, state.options, label);
+}
+
+/// A kernel of one source; `ReadsDst` kernels (add, mul, axpy) read the destination as a first
+/// source (their plans are make_plan(dst, dst, src)).
 template <bool ReadsDst, class Exec, class D, class S, class F>
-void elementwise(const char* function, const std::string& label, const Exec& exec, const D& dst,
-                 const S& src, const F& f) {
+void elementwise(const char* function, const std::string& label, const Exec& exec,
+                 const Options& options, const D& dst, const S& src, const F& f) {
   const auto& d = as_view(dst);
   if constexpr (ReadsDst)
-    zip_map_checked(function, label, exec, d, f, d, as_view(src));
+    zip_map_checked(function, label, exec, options, d, f, d, as_view(src));
   else
-    zip_map_checked(function, label, exec, d, f, as_view(src));
+    zip_map_checked(function, label, exec, options, d, f, as_view(src));
+}
+template <bool ReadsDst, class Exec, int N, class D, class S, class F>
+void elementwise(const char* function, const std::string& label, const Exec& exec,
+                 const KernelPlan<N>& p, const D& dst, const S& src, const F& f) {
+  const auto& d = as_view(dst);
+  if constexpr (ReadsDst)
+    zip_map_planned(function, label, exec, p, d, f, d, as_view(src));
+  else
+    zip_map_planned(function, label, exec, p, d, f, as_view(src));
 }
 
-/// (src + src^T) / 2, or (src + conj(src^T)) / 2 when `Hermitian`, by pairs of blocks (each
-/// source element read once); in place when dst and src share their layout (the one overlap
-/// that reads a transposed layout).
 template <bool Hermitian, class Exec, class D, class S>
-void symmetrize(const char* function, const std::string& label, const Exec& exec, const D& dst,
-                const S& src) {
+void symmetrize(const char* function, const std::string& label, const Exec& exec,
+                const Options& options, const D& dst, const S& src) {
   const auto& d = as_view(dst);
   const auto& s = as_view(src);
   using DV = std::decay_t<decltype(d)>;
   using SV = std::decay_t<decltype(s)>;
-  using T = typename DV::value_type;
-  static_assert(!std::is_const_v<typename DV::element_type>,
-                "strided: the destination view must not be a view of const elements");
-  static_assert(std::is_same_v<T, typename SV::value_type>,
+  static_assert(std::is_same_v<typename DV::value_type, typename SV::value_type>,
                 "strided::symmetrize: needs one element type");
-  check_accessible<Exec, DV>();
-  check_accessible<Exec, SV>();
+  check_map_types<Exec, DV, SV>();
   compat::ScopedRegion region(label);
   if (s.rank() != 2)
     throw_error(ErrorCode::RankMismatch, function, "needs a rank-2 source, got rank ", s.rank());
@@ -143,141 +153,193 @@ void symmetrize(const char* function, const std::string& label, const Exec& exec
   check_same_shape(function, d, s);
   check_output(function, d);
   check_no_overlap(function, d, s, 0);
-  const std::size_t n = d.extent(0);
-  if (n == 0) return;
-  using Kernel = SymmetrizeBlocks<T, typename DV::op_type, typename SV::op_type, Hermitian>;
-  const std::size_t tiles = (n + Kernel::TILE - 1) / Kernel::TILE;
-  // The kernel streams along axis 1: give it the source's smaller stride there.
-  const int a1 = magnitude(s.stride(0)) < magnitude(s.stride(1)) ? 0 : 1, a0 = 1 - a1;
-  const bool stream = d.size() * sizeof(T) >= planner_options().stream_bytes;
-  const Kernel kernel{d.data(),     s.data(), d.stride(a0), d.stride(a1), s.stride(a0),
-                      s.stride(a1), n,        tiles,        stream};
-  if (uses_device_algorithm<Exec>()) {
-    using Team = TeamSymmetrize<Exec, T, typename DV::op_type, typename SV::op_type, Hermitian>;
-    const std::size_t blocks = (n + Team::BLOCK - 1) / Team::BLOCK;
-    launch_teams(exec, blocks * blocks,
-                 Team{d.data(), s.data(), d.stride(a0), d.stride(a1), s.stride(a0), s.stride(a1), n,
-                      blocks, 0},
-                 label);
-    return;
-  }
-  if constexpr (compat::is_host_space_v<Exec>) {
-    if (may_run_inline<Exec>() && (d.size() <= INLINE_ELEMENTS || compat::concurrency(exec) == 1)) {
-      for (std::size_t item = 0; item < tiles * tiles; ++item) kernel(item);
-      return;
-    }
-    Kokkos::parallel_for(
-        label, compat::range_policy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(exec, tiles * tiles),
-        kernel);
-  }
+  if (d.extent(0) == 0) return;
+  run_symmetrize<Hermitian>(exec, d, s, options, label);
 }
-
-template <class Exec>
-using enable_if_exec = std::enable_if_t<compat::is_execution_space_v<Exec>, int>;
-template <class V>
-using enable_if_operand = std::enable_if_t<is_operand_v<V>, int>;
 
 }  // namespace detail
 
-/// dst[i] = f(src1[i], src2[i], ...) with each source's op applied; any number of sources.
-template <class Exec, class D, class F, class... S, detail::enable_if_exec<Exec> = 0>
+/// dst[i] = f(op(src1[i]), op(src2[i]), ...): any number of sources (at least one), each with its
+/// own element type and op; an Options may follow the sources.
+template <class Exec, class D, class F, class... S, detail::enable_if_exec<Exec> = 0,
+          detail::enable_if_operand<D> = 0>
 void zip_map_into(const Exec& exec, const D& dst, const F& f, const S&... srcs) {
-  static_assert(sizeof...(S) >= 1, "strided::zip_map_into: needs at least one source");
+  static_assert(sizeof...(S) - (detail::ends_with_options<S...>() ? 1 : 0) >= 1,
+                "strided::zip_map_into: needs at least one source");
   static const std::string label("strided::zip_map_into");
-  detail::zip_map_checked("zip_map_into", label, exec, detail::as_view(dst), f,
+  detail::with_trailing_options(
+      [&](const Options& options, const auto&... sources) {
+        detail::zip_map_checked("zip_map_into", label, exec, options, detail::as_view(dst), f,
+                                detail::as_view(sources)...);
+      },
+      srcs...);
+}
+template <class Exec, int N, class D, class F, class... S, detail::enable_if_exec<Exec> = 0>
+void zip_map_into(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const F& f,
+                  const S&... srcs) {
+  static const std::string label("strided::zip_map_into");
+  detail::zip_map_planned("zip_map_into", label, exec, plan, detail::as_view(dst), f,
                           detail::as_view(srcs)...);
 }
 template <class D, class F, class... S, detail::enable_if_operand<D> = 0>
 void zip_map_into(const D& dst, const F& f, const S&... srcs) {
-  zip_map_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, f, srcs...);
+  zip_map_into(detail::default_host(), dst, f, srcs...);
 }
-
-/// dst[i] = f(op(src[i])).
-template <class Exec, class D, class S, class F, detail::enable_if_exec<Exec> = 0>
-void map_into(const Exec& exec, const D& dst, const S& src, const F& f) {
-  static const std::string label("strided::map_into");
-  detail::zip_map_checked("map_into", label, exec, detail::as_view(dst), f, detail::as_view(src));
-}
-template <class D, class S, class F, detail::enable_if_operand<D> = 0>
-void map_into(const D& dst, const S& src, const F& f) {
-  map_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src, f);
+template <int N, class D, class F, class... S>
+void zip_map_into(const KernelPlan<N>& plan, const D& dst, const F& f, const S&... srcs) {
+  zip_map_into(detail::default_host(), plan, dst, f, srcs...);
 }
 
 /// dst = conj(op(src)): `copy_conj(d, a.conj())` copies `a`.
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void copy_conj(const Exec& exec, const D& dst, const S& src) {
+void copy_conj(const Exec& exec, const D& dst, const S& src,
+               const Options& options = default_options()) {
   static const std::string label("strided::copy_conj");
-  detail::elementwise<false>("copy_conj", label, exec, dst, src, detail::ConjFn{});
+  detail::elementwise<false>("copy_conj", label, exec, options, dst, src, detail::ConjFn{});
+}
+template <class Exec, int N, class D, class S, detail::enable_if_exec<Exec> = 0>
+void copy_conj(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src) {
+  static const std::string label("strided::copy_conj");
+  detail::elementwise<false>("copy_conj", label, exec, plan, dst, src, detail::ConjFn{});
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void copy_conj(const D& dst, const S& src) {
-  copy_conj(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
+void copy_conj(const D& dst, const S& src, const Options& options = default_options()) {
+  copy_conj(detail::default_host(), dst, src, options);
+}
+template <int N, class D, class S>
+void copy_conj(const KernelPlan<N>& plan, const D& dst, const S& src) {
+  copy_conj(detail::default_host(), plan, dst, src);
 }
 
 /// dst += op(src).
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void add(const Exec& exec, const D& dst, const S& src) {
+void add(const Exec& exec, const D& dst, const S& src, const Options& options = default_options()) {
   static const std::string label("strided::add");
-  detail::elementwise<true>("add", label, exec, dst, src, detail::AddFn{});
+  detail::elementwise<true>("add", label, exec, options, dst, src, detail::AddFn{});
+}
+template <class Exec, int N, class D, class S, detail::enable_if_exec<Exec> = 0>
+void add(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src) {
+  static const std::string label("strided::add");
+  detail::elementwise<true>("add", label, exec, plan, dst, src, detail::AddFn{});
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void add(const D& dst, const S& src) {
-  add(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
+void add(const D& dst, const S& src, const Options& options = default_options()) {
+  add(detail::default_host(), dst, src, options);
+}
+template <int N, class D, class S>
+void add(const KernelPlan<N>& plan, const D& dst, const S& src) {
+  add(detail::default_host(), plan, dst, src);
 }
 
 /// dst *= op(src).
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void mul(const Exec& exec, const D& dst, const S& src) {
+void mul(const Exec& exec, const D& dst, const S& src, const Options& options = default_options()) {
   static const std::string label("strided::mul");
-  detail::elementwise<true>("mul", label, exec, dst, src, detail::MulFn{});
+  detail::elementwise<true>("mul", label, exec, options, dst, src, detail::MulFn{});
+}
+template <class Exec, int N, class D, class S, detail::enable_if_exec<Exec> = 0>
+void mul(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src) {
+  static const std::string label("strided::mul");
+  detail::elementwise<true>("mul", label, exec, plan, dst, src, detail::MulFn{});
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void mul(const D& dst, const S& src) {
-  mul(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
+void mul(const D& dst, const S& src, const Options& options = default_options()) {
+  mul(detail::default_host(), dst, src, options);
+}
+template <int N, class D, class S>
+void mul(const KernelPlan<N>& plan, const D& dst, const S& src) {
+  mul(detail::default_host(), plan, dst, src);
 }
 
-/// dst += alpha * op(src).
+/// dst += alpha * op(src); each product is rounded before the add (no fused multiply-add).
 template <class Exec, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
-void axpy(const Exec& exec, const D& dst, const S& src, const A& alpha) {
+void axpy(const Exec& exec, const D& dst, const S& src, const A& alpha,
+          const Options& options = default_options()) {
   static const std::string label("strided::axpy");
-  detail::elementwise<true>("axpy", label, exec, dst, src, detail::AxpyFn<A>{alpha});
+  detail::elementwise<true>("axpy", label, exec, options, dst, src, detail::AxpyFn<A>{alpha});
+}
+template <class Exec, int N, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
+void axpy(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src, const A& alpha) {
+  static const std::string label("strided::axpy");
+  detail::elementwise<true>("axpy", label, exec, plan, dst, src, detail::AxpyFn<A>{alpha});
 }
 template <class D, class S, class A, detail::enable_if_operand<D> = 0>
-void axpy(const D& dst, const S& src, const A& alpha) {
-  axpy(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src, alpha);
+void axpy(const D& dst, const S& src, const A& alpha, const Options& options = default_options()) {
+  axpy(detail::default_host(), dst, src, alpha, options);
+}
+template <int N, class D, class S, class A>
+void axpy(const KernelPlan<N>& plan, const D& dst, const S& src, const A& alpha) {
+  axpy(detail::default_host(), plan, dst, src, alpha);
 }
 
 /// dst = alpha * op(src).
 template <class Exec, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
-void copy_scale(const Exec& exec, const D& dst, const S& src, const A& alpha) {
+void copy_scale(const Exec& exec, const D& dst, const S& src, const A& alpha,
+                const Options& options = default_options()) {
   static const std::string label("strided::copy_scale");
-  detail::elementwise<false>("copy_scale", label, exec, dst, src, detail::ScaleFn<A>{alpha});
+  detail::elementwise<false>("copy_scale", label, exec, options, dst, src,
+                             detail::ScaleFn<A>{alpha});
+}
+template <class Exec, int N, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
+void copy_scale(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src,
+                const A& alpha) {
+  static const std::string label("strided::copy_scale");
+  detail::elementwise<false>("copy_scale", label, exec, plan, dst, src, detail::ScaleFn<A>{alpha});
 }
 template <class D, class S, class A, detail::enable_if_operand<D> = 0>
-void copy_scale(const D& dst, const S& src, const A& alpha) {
-  copy_scale(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src, alpha);
+void copy_scale(const D& dst, const S& src, const A& alpha,
+                const Options& options = default_options()) {
+  copy_scale(detail::default_host(), dst, src, alpha, options);
+}
+template <int N, class D, class S, class A>
+void copy_scale(const KernelPlan<N>& plan, const D& dst, const S& src, const A& alpha) {
+  copy_scale(detail::default_host(), plan, dst, src, alpha);
 }
 
-/// dst = (op(src) + op(src)^T) / 2 for a square matrix; dst may be src itself.
+/// dst[i] = f(op(src[i])).
+template <class Exec, class D, class S, class F, detail::enable_if_exec<Exec> = 0>
+void map_into(const Exec& exec, const D& dst, const S& src, const F& f,
+              const Options& options = default_options()) {
+  static const std::string label("strided::map_into");
+  detail::elementwise<false>("map_into", label, exec, options, dst, src, f);
+}
+template <class Exec, int N, class D, class S, class F, detail::enable_if_exec<Exec> = 0>
+void map_into(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src, const F& f) {
+  static const std::string label("strided::map_into");
+  detail::elementwise<false>("map_into", label, exec, plan, dst, src, f);
+}
+template <class D, class S, class F, detail::enable_if_operand<D> = 0>
+void map_into(const D& dst, const S& src, const F& f, const Options& options = default_options()) {
+  map_into(detail::default_host(), dst, src, f, options);
+}
+template <int N, class D, class S, class F>
+void map_into(const KernelPlan<N>& plan, const D& dst, const S& src, const F& f) {
+  map_into(detail::default_host(), plan, dst, src, f);
+}
+
+/// dst = (op(src) + op(src)^T) / 2 for a square matrix (RankMismatch, NonSquare otherwise); dst
+/// may be src itself. By pairs of 32 x 32 blocks, each source element read once.
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void symmetrize_into(const Exec& exec, const D& dst, const S& src) {
+void symmetrize_into(const Exec& exec, const D& dst, const S& src,
+                     const Options& options = default_options()) {
   static const std::string label("strided::symmetrize_into");
-  detail::symmetrize<false>("symmetrize_into", label, exec, dst, src);
+  detail::symmetrize<false>("symmetrize_into", label, exec, options, dst, src);
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void symmetrize_into(const D& dst, const S& src) {
-  symmetrize_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
+void symmetrize_into(const D& dst, const S& src, const Options& options = default_options()) {
+  symmetrize_into(detail::default_host(), dst, src, options);
 }
 
-/// dst = (op(src) + conj(op(src)^T)) / 2 (Hermitian part); dst may be src itself.
+/// dst = (op(src) + conj(op(src)^T)) / 2 (the Hermitian part); dst may be src itself.
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void symmetrize_conj_into(const Exec& exec, const D& dst, const S& src) {
+void symmetrize_conj_into(const Exec& exec, const D& dst, const S& src,
+                          const Options& options = default_options()) {
   static const std::string label("strided::symmetrize_conj_into");
-  detail::symmetrize<true>("symmetrize_conj_into", label, exec, dst, src);
+  detail::symmetrize<true>("symmetrize_conj_into", label, exec, options, dst, src);
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void symmetrize_conj_into(const D& dst, const S& src) {
-  symmetrize_conj_into(compat::default_instance<Kokkos::DefaultHostExecutionSpace>(), dst, src);
+void symmetrize_conj_into(const D& dst, const S& src, const Options& options = default_options()) {
+  symmetrize_conj_into(detail::default_host(), dst, src, options);
 }
 
 }  // namespace strided

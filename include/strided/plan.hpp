@@ -1,51 +1,184 @@
 #ifndef STRIDED_PLAN_HPP
 #define STRIDED_PLAN_HPP
 
+// Plans: how a kernel runs for given layouts. `plan` returns the printable value; `make_plan`
+// and `make_axes_plan` return plans to keep and execute many times (plan once, execute many, as
+// FFTW, HPTT and cuTENSOR do).
+
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 
+#include "strided/backends/dispatch/run_axes.hpp"
 #include "strided/checks.hpp"
 #include "strided/core/explain.hpp"
+#include "strided/core/layout_key.hpp"
 #include "strided/core/planner.hpp"
+#include "strided/index_list.hpp"
+#include "strided/options.hpp"
 
 namespace strided {
 
-/// A plan is a plain value: print it with `explain`, compare it, keep it.
+/// How one element-wise kernel or full reduction runs: fused axes, strides per operand, tiles,
+/// strategy. A plain value with public fields: print it with `explain`, compare it, keep it.
 template <int N>
 using Plan = detail::Plan<N>;
 
-using PlannerOptions = detail::PlannerOptions;
-
-/// Process-wide planner settings for experts (block budget in bytes, cache line, largest tile
-/// in elements, transpose tile rows, output size from which stores stream; defaults: 32 KiB,
-/// 64 B, 65536, 1 KiB, 16 MiB). Set them before running kernels, not while other threads call
-/// Strided. Tile shapes decide the fold order of reductions, so reductions change bits with them.
-inline PlannerOptions& planner_options() {
-  static PlannerOptions options;
-  return options;
-}
-
 namespace detail {
+
 template <class... V>
-Plan<static_cast<int>(sizeof...(V))> plan_for(const V&... views) {
+Plan<static_cast<int>(sizeof...(V))> plan_for(const PlannerOptions& options, const V&... views) {
   constexpr int N = static_cast<int>(sizeof...(V));
   const auto& first = std::get<0>(std::forward_as_tuple(views...));
   const std::ptrdiff_t* strides[N] = {views.strides().data()...};
   const std::size_t sizes[N] = {sizeof(typename V::value_type)...};
-  return make_plan<N>(first.rank(), first.extents().data(), strides, sizes, planner_options());
+  return make_plan<N>(first.rank(), first.extents().data(), strides, sizes, options);
+}
+
+/// The layouts of `views`, as a kept plan records them.
+template <class... V>
+LayoutKey layout_key(const V&... views) {
+  constexpr int N = static_cast<int>(sizeof...(V));
+  const auto& first = std::get<0>(std::forward_as_tuple(views...));
+  const std::ptrdiff_t* strides[N] = {views.strides().data()...};
+  const std::size_t sizes[N] = {sizeof(typename V::value_type)...};
+  return LayoutKey(first.rank(), first.extents().data(), N, strides, sizes);
+}
+
+template <class... V>
+bool same_layouts(const LayoutKey& key, const V&... views) {
+  constexpr int N = static_cast<int>(sizeof...(V));
+  const std::ptrdiff_t* strides[N] = {views.strides().data()...};
+  const std::size_t sizes[N] = {sizeof(typename V::value_type)...};
+  const std::size_t ranks[N] = {views.rank()...};
+  const std::size_t* extents[N] = {views.extents().data()...};
+  for (int k = 0; k < N; ++k)
+    if (ranks[k] != key.rank() || !key.same_extents(extents[k])) return false;
+  return key.matches(key.rank(), extents[0], strides, sizes);
+}
+
+/// What a KernelPlan shares between its copies.
+template <int N>
+struct KernelPlanState {
+  Plan<N> plan;
+  Options options;
+  LayoutKey key;
+  bool injective_first = false;  ///< operand 0 may be written (no two indices share an element)
+  bool one_dense = false;        ///< every operand has one dense layout (the small-call path)
+};
+
+}  // namespace detail
+
+/// A plan kept for operands of fixed layouts (extents, strides, element sizes) and options.
+/// Copies share one immutable state, so it is cheap to copy and to pass to a kernel, and safe to
+/// use from several threads at once. Kernels given a plan check in O(rank) that their operands
+/// have the planned layouts (ErrorCode::PlanMismatch otherwise) and never plan again.
+template <int N>
+class KernelPlan {
+ public:
+  static constexpr int operands = N;
+  explicit KernelPlan(std::shared_ptr<const detail::KernelPlanState<N>> state)
+      : m_state(std::move(state)) {}
+
+  /// The printable plan the kernels run.
+  const Plan<N>& plan() const noexcept { return m_state->plan; }
+  /// The options the plan was made with; kernels given the plan run with them.
+  const Options& options() const noexcept { return m_state->options; }
+  /// Whether `views` (N of them) have the layouts this plan was made for.
+  template <class... V>
+  bool matches(const V&... views) const {
+    static_assert(sizeof...(V) == N, "strided::KernelPlan::matches: one view per operand");
+    return detail::same_layouts(m_state->key, detail::as_view(views)...);
+  }
+  const detail::KernelPlanState<N>& state() const noexcept { return *m_state; }
+
+ private:
+  std::shared_ptr<const detail::KernelPlanState<N>> m_state;
+};
+
+/// A plan kept for an axis reduction of S sources: the reduced axes, the destination's and the
+/// sources' layouts and the options. Cheap to copy; kernels given it check the layouts in
+/// O(rank) and never plan again.
+template <int S>
+class AxesPlan {
+ public:
+  struct State {
+    detail::AxesLayout<S> layout;
+    Options options;
+    detail::IndexList<std::size_t> axes;
+    detail::LayoutKey dst_key, src_key;
+  };
+  explicit AxesPlan(std::shared_ptr<const State> state) : m_state(std::move(state)) {}
+
+  /// The axes reduced, as given to make_axes_plan.
+  const detail::IndexList<std::size_t>& axes() const noexcept { return m_state->axes; }
+  const Options& options() const noexcept { return m_state->options; }
+  /// The plan of the reduced axes (operands: the sources).
+  const Plan<S>& reduced_plan() const noexcept { return m_state->layout.sub; }
+  /// The plan of the kept axes (operand 0: the destination, then the sources).
+  const Plan<S + 1>& kept_plan() const noexcept { return m_state->layout.out; }
+  const State& state() const noexcept { return *m_state; }
+
+ private:
+  std::shared_ptr<const State> m_state;
+};
+
+/// The plan an element-wise kernel or a full reduction uses for these operands (destination
+/// first; same shape), made with `options.planner`: `plan(operands..., [options])`.
+template <class... A>
+auto plan(const A&... args) {
+  return detail::with_trailing_options(
+      [](const Options& options, const auto&... operands) {
+        return detail::plan_for(options.planner, detail::as_view(operands)...);
+      },
+      args...);
+}
+
+namespace detail {
+template <class... V>
+auto make_kernel_plan(const Options& options, const V&... views) {
+  constexpr int N = static_cast<int>(sizeof...(V));
+  const auto& first = std::get<0>(std::forward_as_tuple(views...));
+  (check_same_shape("make_plan", first, views), ...);
+  auto state = std::make_shared<KernelPlanState<N>>();
+  state->plan = plan_for(options.planner, views...);
+  state->options = options;
+  state->key = layout_key(views...);
+  const LayoutRef layout = first.layout();
+  state->one_dense = one_dense_layout(views...);
+  state->injective_first = is_dense(layout.rank, layout.extents, layout.strides) ||
+                           first.size() == 0 || is_injective(layout);
+  return KernelPlan<N>(std::move(state));
 }
 }  // namespace detail
 
-/// The plan an element-wise kernel uses for these operands (destination first; same shape).
-template <class... V>
-auto plan(const V&... operands) {
-  return detail::plan_for(detail::as_view(operands)...);
+/// A plan to keep: `make_plan(operands..., [options])` for the operands of one element-wise
+/// kernel (destination first; `make_plan(dst, dst, src)` for add, mul and axpy, which read their
+/// destination) or of one full reduction (its sources). Execute it with the kernel's overload
+/// that takes a plan after the execution space, e.g. `copy_into(exec, p, dst, src)`, on any
+/// execution-space instance and any data of those layouts.
+/// Errors: RankMismatch, ShapeMismatch (operands of different shapes).
+/// Complexity: one planning (O(rank^2) per operand); each execution then checks in O(rank).
+template <class... A>
+auto make_plan(const A&... args) {
+  return detail::with_trailing_options(
+      [](const Options& options, const auto&... operands) {
+        return detail::make_kernel_plan(options, detail::as_view(operands)...);
+      },
+      args...);
 }
 
 /// Human-readable plan: strategy, fused dims and their source axes, strides, blocks, tiles.
 template <int N>
 std::string explain(const Plan<N>& p) {
   return detail::explain(p);
+}
+template <int N>
+std::string explain(const KernelPlan<N>& p) {
+  return detail::explain(p.plan());
 }
 
 }  // namespace strided

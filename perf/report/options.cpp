@@ -43,7 +43,7 @@ space (the GPU on a CUDA or HIP build), without targets.
   --quick        smaller sizes and 3 repetitions: a smoke test of a few seconds
   --json         also print one JSON object per measured row
   --explain      also print the plan Strided chose for each workload
-  --algorithm A  host, device or auto (default): strided::execution_options().algorithm for
+  --algorithm A  host, device or auto (default): the default options' algorithm for
                  the whole run; device runs the host workloads through the GPU algorithm
   --help         this text
 Arguments starting with --kokkos- go to Kokkos unchanged.

@@ -82,7 +82,9 @@ std::vector<WorkloadResult> run_workloads(const std::vector<Workload>& workloads
 }
 
 int run_report(const Options& options) {
-  strided::execution_options().algorithm = to_algorithm(options.algorithm);
+  strided::Options defaults;
+  defaults.algorithm = to_algorithm(options.algorithm);
+  strided::set_default_options(defaults);  // the whole run, before any kernel
   const Sizes sizes = options.quick ? Sizes::quick() : Sizes::full();
   const Repetitions reps = options.quick ? Repetitions{3, 3, 0.0} : Repetitions{5, 11, 1.0};
   std::vector<Workload> workloads;

@@ -101,12 +101,15 @@ void team_rowsums(const DExec& exec, const DView<double*>& out, const DView<doub
 
 /// Strided's rows: "strided" under the run's --algorithm (on a GPU build, auto is the device
 /// algorithm) and, on a host build, "strided_device_algorithm" with Algorithm::Device forced.
+/// `run(options)` makes one call with those options.
 template <class Variant, class Run>
 void strided_rows(Variant&& variant, Run&& run) {
-  variant("strided", run);
+  const strided::Options defaults = strided::default_options();
+  variant("strided", [&] { return run(defaults); });
   if constexpr (on_host) {
-    const strided::ScopedExecutionOptions device(strided::Algorithm::Device);
-    variant("strided_device_algorithm", run);
+    strided::Options device = defaults;
+    device.algorithm = strided::Algorithm::Device;
+    variant("strided_device_algorithm", [&] { return run(device); });
   }
 }
 
@@ -169,7 +172,7 @@ void run_w1(Bench& bench) {
   auto variant = [&](const std::string& name, auto&& run) {
     copy_variant(bench, exec, name, b, src, run);
   };
-  strided_rows(variant, [&] { strided::copy_into(exec, dst, src); });
+  strided_rows(variant, [&](const strided::Options& o) { strided::copy_into(exec, dst, src, o); });
   // (3,2,1,0) of a row-major tensor is the same memory read LayoutLeft.
   const DUnmanaged<const double****, Kokkos::LayoutLeft> left(a.data(), n, n, n, n);
   variant("kokkos_deep_copy", [&] { Kokkos::deep_copy(exec, b, left); });
@@ -191,7 +194,7 @@ void run_w3(Bench& bench) {
   auto variant = [&](const std::string& name, auto&& run) {
     copy_variant(bench, exec, name, b, src, run);
   };
-  strided_rows(variant, [&] { strided::copy_into(exec, dst, src); });
+  strided_rows(variant, [&](const strided::Options& o) { strided::copy_into(exec, dst, src, o); });
   const DUnmanaged<const double**, Kokkos::LayoutLeft> at(a.data(), n, n);  // A^T, same memory
   variant("kokkos_deep_copy", [&] { Kokkos::deep_copy(exec, b, at); });
   variant("kokkos_mdrange", [&] { mdrange_copy(exec, b, at); });
@@ -211,7 +214,7 @@ void run_sum_contig(Bench& bench) {
   auto variant = [&](const std::string& name, auto&& run) {
     sum_variant(bench, exec, name, bytes, want, run);
   };
-  strided_rows(variant, [&] { return strided::sum(exec, av); });
+  strided_rows(variant, [&](const strided::Options& o) { return strided::sum(exec, av, o); });
   variant("kokkos_parallel_reduce", [&] { return reduce_sum(exec, a); });
 }
 
@@ -246,7 +249,8 @@ void run_rowsum(Bench& bench) {
     return "source " + strided::explain(strided::plan(av)) +
            "\n  (an axis reduction plans the kept and the reduced axes separately)";
   });
-  strided_rows(variant, [&] { strided::sum_axes(exec, outv, av, {1}); });
+  strided_rows(variant,
+               [&](const strided::Options& o) { strided::sum_axes(exec, outv, av, {1}, o); });
   variant("kokkos_team_reduce", [&] { team_rowsums(exec, out, a); });
 }
 

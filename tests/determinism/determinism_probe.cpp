@@ -262,7 +262,11 @@ int main(int argc, char* argv[]) {
   if (!kokkos.check_concurrency(stderr)) return 1;
   const std::string space = argc > 1 ? argv[1] : "parallel";
   // "device": the host-parallel space running the device algorithm (one tile per team).
-  if (space == "device") strided::execution_options().algorithm = strided::Algorithm::Device;
+  if (space == "device") {
+    strided::Options device;
+    device.algorithm = strided::Algorithm::Device;
+    strided::set_default_options(device);
+  }
   if (space == "serial")
     probe(Kokkos::Serial());
   else if (space == "default")

@@ -3,6 +3,8 @@
 
 #include <cstddef>
 
+#include "strided/core/config.hpp"
+
 namespace strided::detail {
 
 /// After extent-1 axes are dropped every axis has extent >= 2, so a non-empty tensor whose
@@ -58,8 +60,18 @@ struct Plan {
   /// For Gather: axes 0 and 1 stand for groups of short original axes; the offset of element e
   /// of axis a for operand k is table[a][k][e] (instead of e * strides[k][a]).
   bool gathered = false;
+  /// Element-wise plans: the output is large enough that its lines are written with
+  /// non-temporal stores (PlannerOptions::stream_bytes).
+  bool stream_stores = false;
   std::ptrdiff_t table[2][N][GATHER_MAX];
 };
+
+/// Whether element-wise kernels move this plan's tiles through square blocks (the destination's
+/// unit axis is not a source's): the one place the kernels and explain() read it from.
+template <int N>
+STRIDED_HOST_DEVICE constexpr bool moves_by_blocks(const Plan<N>& p) {
+  return p.strategy == Strategy::Transpose || (p.strategy == Strategy::Gather && N > 1);
+}
 
 }  // namespace strided::detail
 

@@ -279,12 +279,11 @@ void gather_short_axes(Plan<N>& p, const PlannerOptions& opt) {
   p = q;
 }
 
-/// Builds the plan for operands that share `extents` (logical rank `rank`, any size), with
-/// `strides[k]` and `element_size[k]` for operand k.
+/// The fused axes, tiles and strategy of make_plan.
 template <int N>
-Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
-                  const std::ptrdiff_t* const* strides, const std::size_t* element_size,
-                  const PlannerOptions& opt = {}) {
+Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
+                    const std::ptrdiff_t* const* strides, const std::size_t* element_size,
+                    const PlannerOptions& opt) {
   Plan<N> p;
   p.count = 1;
   for (std::size_t i = 0; i < rank; ++i) p.count *= extents[i];
@@ -392,6 +391,18 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
   if (!opt.block_override && opt.gather && p.rank >= 3 &&
       (p.dims[0] < 16 || (p.strategy == Strategy::Transpose && p.dims[0] < 64)))
     gather_short_axes(p, opt);
+  return p;
+}
+
+/// Builds the plan for operands that share `extents` (logical rank `rank`, any size), with
+/// `strides[k]` and `element_size[k]` for operand k.
+template <int N>
+Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
+                  const std::ptrdiff_t* const* strides, const std::size_t* element_size,
+                  const PlannerOptions& opt = {}) {
+  Plan<N> p = plan_layout<N>(rank, extents, strides, element_size, opt);
+  // Streaming stores pay only when the output cannot stay in cache.
+  p.stream_stores = opt.weight_first_operand && p.count * element_size[0] >= opt.stream_bytes;
   return p;
 }
 

@@ -16,6 +16,11 @@ namespace strided::detail {
 /// sub-plan has at most this many tiles fold in registers; larger ones go through a buffer.
 inline constexpr std::size_t INLINE_SUB_TILES = 16;
 
+/// Outputs per sweep of AxisBody: 16 lanes x 16 outputs of accumulators stay in registers and
+/// L1. (Wider sweeps, reading 512 B to 4 KiB of each row per pass, measured slower on column sums
+/// of 4096^2 f64: 17-20 ms against 14.7 ms.)
+inline constexpr std::size_t AXIS_SWEEP = 16;
+
 /// Folds the sub-tensor at `base` (per-source offsets); sub.tile_count in [1, INLINE_SUB_TILES].
 template <int S, class Fold>
 KOKKOS_INLINE_FUNCTION auto fold_sub_tensor(const Plan<S>& sub, const Fold& fold,
@@ -48,10 +53,7 @@ struct AxisBody {
   Fold fold;
   U init;
 
-  /// Outputs per sweep: 16 lanes x 16 outputs of accumulators stay in registers and L1.
-  /// (Wider sweeps, reading 512 B to 4 KiB of each row per pass, measured slower on column
-  /// sums of 4096^2 f64: 17-20 ms against 14.7 ms.)
-  static constexpr std::size_t SWEEP = 16;
+  static constexpr std::size_t SWEEP = AXIS_SWEEP;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
                                          const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
@@ -64,7 +66,7 @@ struct AxisBody {
       // A host-side optimization: on GPUs its accumulators would spill to local memory.
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
       if constexpr (S == 1) {
-        if (sub.rank == 1 && sub.tile_count == 1 && s0[1] == 1 && n0 >= SWEEP)
+        if (sub.rank == 1 && sub.tile_count == 1 && s0[1] == 1)
           for (; i + SWEEP <= n0; i += SWEEP)
             sweep(off, static_cast<std::ptrdiff_t>(i), jj, s0, s1);
       }

@@ -35,13 +35,15 @@ struct has_plain_copy<F, std::void_t<decltype(F::is_plain_copy)>> : std::true_ty
 /// dst = f(src...) over an n0 x n1 block. The unit-stride case is a plain indexed loop the
 /// compiler vectorizes; a destination that streams along axis 0 while a source streams along
 /// axis 1 goes through B x B blocks; other strides step by their own stride (broadcast too).
-/// With `stream`, whole destination lines are written with non-temporal stores.
+/// With `stream`, whole destination lines are written with non-temporal stores. Both flags come
+/// from the plan (Plan::stream_stores, moves_by_blocks), so explain() describes what runs.
 template <class Dst, class F, class... Srcs>
 struct MapBody {
   Dst dst;
   Tuple<Srcs...> srcs;
   F f;
   bool stream = false;
+  bool by_blocks = false;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
                                          const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
@@ -118,9 +120,7 @@ struct MapBody {
                                        std::index_sequence<I...> seq) const {
     bool unit = s0[0] == 1;
     ((unit = unit && s0[I + 1] == 1), ...);
-    bool transposed = false;
-    ((transposed = transposed || (s0[I + 1] != 1 && (s1[I + 1] == 1 || s1[I + 1] == -1))), ...);
-    if (s0[0] == 1 && transposed && n0 >= B && n1 >= B) {
+    if (by_blocks && s0[0] == 1 && n0 >= B && n1 >= B) {
       run_transposed(off, n0, n1, s0, s1, seq);
       return;
     }

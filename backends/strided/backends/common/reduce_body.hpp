@@ -178,13 +178,13 @@ KOKKOS_INLINE_FUNCTION void fold_tiles(const Plan<N>& plan, std::size_t first, s
 /// Chunk c of the tiles, as in TileChunks, folded to per-tile partials (any memory space).
 template <int N, class Fold, class U>
 struct TilePartials {
-  Plan<N> plan;
+  const Plan<N>* plan;  ///< host kernels return when done: the caller keeps the plan
   Fold fold;
   U* partials;
   std::size_t chunks;
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t c) const {
-    fold_tiles(plan, c * plan.tile_count / chunks, (c + 1) * plan.tile_count / chunks, fold,
-               partials);
+    const std::size_t tiles = plan->tile_count;
+    fold_tiles(*plan, c * tiles / chunks, (c + 1) * tiles / chunks, fold, partials);
   }
 };
 

@@ -73,22 +73,20 @@ void run_rows_teams(const Exec& exec, const Plan<N>& plan, const Plan<N>* staged
   launch_teams(exec, plan.tile_count, TeamRows<Exec, N, Body>{staged, body, 0}, label);
 }
 
-/// The device algorithm of a full reduction: one partial per tile into the workspace in the
-/// space's memory, brought to the host and combined there in the fixed pairwise order (as the
-/// host path).
+/// The device algorithm of a full reduction of a non-empty plan: one partial per tile into the
+/// workspace in the space's memory, brought to the host and combined there in the fixed pairwise
+/// order (as the host path).
 template <class U, class Exec, int N, class Fold, class ReduceFn>
-bool reduce_tiles_teams(const Exec& exec, const Plan<N>& plan, const Fold& fold,
-                        const ReduceFn& red, U& total, const std::string& label) {
+U reduce_tiles_teams(const Exec& exec, const Plan<N>& plan, const Fold& fold, const ReduceFn& red,
+                     const std::string& label) {
   const std::size_t tiles = plan.tile_count;
-  if (tiles == 0) return false;
   Staged<Exec, Plan<N>> staged(exec, tiles * sizeof(U), plan);
   U* partials = staged.template extra<U>();
   launch_teams(exec, tiles,
                TeamFold<Exec, N, Fold, U>{staged.template get<0>(), fold.spec(), partials,
                                           PlanTiles{}, tiles, 0},
                label);
-  total = combine_pairwise(staged.template to_host<U>(tiles), 0, tiles, red);
-  return true;
+  return combine_pairwise(staged.template to_host<U>(tiles), 0, tiles, red);
 }
 
 }  // namespace strided::detail

@@ -125,25 +125,12 @@ struct TeamMap {
   }
 };
 
-/// Whether the tiles of `plan` go through scratch blocks: the destination has unit stride on
-/// axis 0 while some source streams along axis 1 (MapBody's transposed case), or the plan is
-/// gathered (axis 0 holds the destination's fastest axes, axis 1 the first source's).
-template <int N>
-bool team_map_transposes(const Plan<N>& plan) {
-  if (plan.gathered) return N > 1;
-  if (plan.rank < 2 || plan.strides[0][0] != 1) return false;
-  for (int k = 1; k < N; ++k)
-    if (plan.strides[k][0] != 1 && (plan.strides[k][1] == 1 || plan.strides[k][1] == -1))
-      return true;
-  return false;
-}
-
 /// The team form of a MapBody (same destination, sources and function); `staged` is `plan` in
 /// the space's memory.
 template <class Exec, int N, class Dst, class F, class... Srcs>
 TeamMap<Exec, N, Dst, F, Srcs...> make_team_map(const Plan<N>& plan, const Plan<N>* staged,
                                                 const MapBody<Dst, F, Srcs...>& body) {
-  return {staged, body.dst, body.srcs, body.f, team_map_transposes(plan), 0};
+  return {staged, body.dst, body.srcs, body.f, moves_by_blocks(plan), 0};
 }
 
 }  // namespace strided::detail

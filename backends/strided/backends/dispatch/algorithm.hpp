@@ -1,0 +1,44 @@
+#ifndef STRIDED_BACKENDS_DISPATCH_ALGORITHM_HPP
+#define STRIDED_BACKENDS_DISPATCH_ALGORITHM_HPP
+
+// The two decisions every kernel makes, each made here only: which algorithm runs the tiles,
+// and whether a host call is too small for a parallel region.
+
+#include <cstddef>
+
+#include "strided/compat.hpp"
+#include "strided/options.hpp"
+
+namespace strided::detail {
+
+/// Below this many element visits a host space runs the tiles on the calling thread: a parallel
+/// region costs more than the work (Strided.jl's MINTHREADLENGTH).
+inline constexpr std::size_t INLINE_ELEMENTS = std::size_t(1) << 15;
+
+/// The device algorithm runs on `Exec` for this call. Spaces that the host cannot run on always
+/// take it: the host algorithm's kernels are not even compiled for them.
+template <class Exec>
+bool uses_device_algorithm(const Options& options) {
+  if constexpr (!compat::is_host_space_v<Exec>) {
+    (void)options;
+    return true;
+  } else {
+    return options.algorithm == Algorithm::Device;
+  }
+}
+
+/// A host call of `work` element visits runs on the calling thread (host algorithm only).
+template <class Exec>
+bool runs_inline(const Exec& exec, const Options& options, std::size_t work) {
+  if constexpr (!compat::is_host_space_v<Exec>) {
+    (void)exec, (void)options, (void)work;
+    return false;
+  } else {
+    return !uses_device_algorithm<Exec>(options) &&
+           (work <= INLINE_ELEMENTS || compat::concurrency(exec) == 1);
+  }
+}
+
+}  // namespace strided::detail
+
+#endif

@@ -1,0 +1,56 @@
+#ifndef STRIDED_BACKENDS_DISPATCH_RUN_REDUCE_HPP
+#define STRIDED_BACKENDS_DISPATCH_RUN_REDUCE_HPP
+
+#include <cstddef>
+#include <string>
+
+#include "strided/backends/device/run_teams.hpp"
+#include "strided/backends/dispatch/algorithm.hpp"
+#include "strided/backends/host/reduce_tiles.hpp"
+#include "strided/compat.hpp"
+#include "strided/core/small_call.hpp"
+#include "strided/options.hpp"
+
+namespace strided::detail {
+
+/// A full reduction's plan on `exec`: init enters once, after the fixed-order combine of the
+/// tile partials, whatever ran the tiles.
+template <class U, class Exec, int N, class Fold, class ReduceFn>
+U run_reduce(const Exec& exec, const Plan<N>& plan, const Fold& fold, const ReduceFn& red,
+             const U& init, const Options& options, const std::string& label) {
+  if (plan.tile_count == 0) return init;
+  U total{};
+  if (uses_device_algorithm<Exec>(options)) {
+    total = reduce_tiles_teams<U>(exec, plan, fold, red, label);
+  } else if constexpr (compat::is_host_space_v<Exec>) {
+    if (plan.tile_count == 1 || runs_inline(exec, options, plan.count))
+      total = reduce_tiles_inline<U>(plan, fold, red);
+    else
+      total = reduce_tiles<U>(exec, plan, fold, red, label);
+  }
+  return red(init, total);
+}
+
+/// A small dense input is one tile of its plan: folded here without planning, with the same
+/// bits. Returns false when the call is not such a call.
+template <class U, class Exec, class Fold, class ReduceFn, class... SV>
+bool run_reduce_inline(const Exec& exec, const Options& options, const Fold& fold,
+                       const ReduceFn& red, const U& init, U& result, const SV&... srcs) {
+  const auto& first = std::get<0>(std::forward_as_tuple(srcs...));
+  const std::size_t count = first.size();
+  if (count == 0 || count > INLINE_ELEMENTS || count > options.planner.max_tile_elements ||
+      options.planner.block_override || !runs_inline(exec, options, count) ||
+      !one_dense_layout(srcs...))
+    return false;
+  constexpr int N = static_cast<int>(sizeof...(SV));
+  std::ptrdiff_t zeros[N] = {}, ones[N];
+  for (int k = 0; k < N; ++k) ones[k] = 1;
+  Fold local = fold;
+  local(zeros, count, 1, ones, zeros);
+  result = red(init, local.result());
+  return true;
+}
+
+}  // namespace strided::detail
+
+#endif

@@ -1,0 +1,51 @@
+#ifndef STRIDED_BACKENDS_DISPATCH_RUN_SYMMETRIZE_HPP
+#define STRIDED_BACKENDS_DISPATCH_RUN_SYMMETRIZE_HPP
+
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <string>
+
+#include "strided/backends/common/symmetrize_blocks.hpp"
+#include "strided/backends/device/run_teams.hpp"
+#include "strided/backends/device/team_symmetrize.hpp"
+#include "strided/backends/dispatch/algorithm.hpp"
+#include "strided/compat.hpp"
+#include "strided/options.hpp"
+
+namespace strided::detail {
+
+/// (src + src^T) / 2 (conjugated when `Hermitian`) of checked, square, non-empty rank-2 views,
+/// by pairs of blocks: each source element is read once, and dst may be src itself.
+template <bool Hermitian, class Exec, class DV, class SV>
+void run_symmetrize(const Exec& exec, const DV& d, const SV& s, const Options& options,
+                    const std::string& label) {
+  using T = typename DV::value_type;
+  const std::size_t n = d.extent(0);
+  // The kernels stream along axis 1: give them the source's smaller stride there.
+  const int a1 = magnitude(s.stride(0)) < magnitude(s.stride(1)) ? 0 : 1, a0 = 1 - a1;
+  if (uses_device_algorithm<Exec>(options)) {
+    using Team = TeamSymmetrize<Exec, T, typename DV::op_type, typename SV::op_type, Hermitian>;
+    const std::size_t blocks = (n + Team::BLOCK - 1) / Team::BLOCK;
+    launch_teams(exec, blocks * blocks,
+                 Team{d.data(), s.data(), d.stride(a0), d.stride(a1), s.stride(a0), s.stride(a1), n,
+                      blocks, 0},
+                 label);
+  } else if constexpr (compat::is_host_space_v<Exec>) {
+    using Kernel = SymmetrizeBlocks<T, typename DV::op_type, typename SV::op_type, Hermitian>;
+    const std::size_t tiles = (n + Kernel::TILE - 1) / Kernel::TILE;
+    const bool stream = d.size() * sizeof(T) >= options.planner.stream_bytes;
+    const Kernel kernel{d.data(),     s.data(), d.stride(a0), d.stride(a1), s.stride(a0),
+                        s.stride(a1), n,        tiles,        stream};
+    if (runs_inline(exec, options, d.size())) {
+      for (std::size_t item = 0; item < tiles * tiles; ++item) kernel(item);
+      return;
+    }
+    Kokkos::parallel_for(
+        label, compat::range_policy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(exec, tiles * tiles),
+        kernel);
+  }
+}
+
+}  // namespace strided::detail
+
+#endif

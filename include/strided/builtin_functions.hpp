@@ -1,0 +1,117 @@
+#ifndef STRIDED_BUILTIN_FUNCTIONS_HPP
+#define STRIDED_BUILTIN_FUNCTIONS_HPP
+
+// The element functions of the built-in kernels (copy, add, axpy, sum, dot, max, ...). Products
+// go through rounded_mul, so no compiler contracts them into a fused multiply-add.
+
+#include <Kokkos_Core.hpp>
+#include <limits>
+
+#include "strided/arithmetic.hpp"
+
+namespace strided::detail {
+
+struct CopyFn {
+  static constexpr bool is_plain_copy = true;  // lets unit-stride runs of one type use memcpy
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(const T& x) const {
+    return x;
+  }
+};
+struct ConjFn {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(const T& x) const {
+    return conj_value(x);
+  }
+};
+struct AddFn {
+  template <class A, class B>
+  KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
+    return add(a, b);
+  }
+};
+struct MulFn {
+  template <class A, class B>
+  KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
+    return mul(a, b);
+  }
+};
+template <class Alpha>
+struct AxpyFn {
+  Alpha alpha;
+  template <class A, class B>
+  KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
+    return add(a, rounded_mul(alpha, b));
+  }
+};
+template <class Alpha>
+struct ScaleFn {
+  Alpha alpha;
+  template <class B>
+  KOKKOS_INLINE_FUNCTION auto operator()(const B& b) const {
+    return mul(alpha, b);
+  }
+};
+
+template <class U>
+struct Convert {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION U operator()(const T& x) const {
+    return static_cast<U>(x);
+  }
+};
+template <class U>
+struct Square {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION U operator()(const T& x) const {
+    const U v = static_cast<U>(x);
+    return rounded_mul(v, v);
+  }
+};
+template <class U>
+struct Product {
+  template <class A, class B>
+  KOKKOS_INLINE_FUNCTION U operator()(const A& a, const B& b) const {
+    return rounded_mul(static_cast<U>(a), static_cast<U>(b));
+  }
+};
+struct Plus {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(const T& a, const T& b) const {
+    return add(a, b);
+  }
+};
+struct Times {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(const T& a, const T& b) const {
+    return mul(a, b);
+  }
+};
+/// NaN from either side propagates (x != x only for NaN).
+struct Max {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(const T& a, const T& b) const {
+    return (a != a || a > b) ? a : b;
+  }
+};
+struct Min {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T operator()(const T& a, const T& b) const {
+    return (a != a || a < b) ? a : b;
+  }
+};
+
+template <class T>
+constexpr T lowest_value() {
+  if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+  return std::numeric_limits<T>::lowest();
+}
+template <class T>
+constexpr T highest_value() {
+  if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
+  return std::numeric_limits<T>::max();
+}
+
+}  // namespace strided::detail
+
+#endif
