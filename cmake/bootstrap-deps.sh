@@ -27,6 +27,7 @@
 #         DIR/install/kokkos4-threads Kokkos 4.6.01 Serial+Threads, C++17
 #         DIR/install/kokkos4-cxx20   Kokkos 4.6.01 Serial+OpenMP, C++20 without deprecated code
 #                                     (Kokkos_ENABLE_DEPRECATED_CODE_4=OFF: the API Kokkos 5 keeps)
+#         DIR/install/kokkos4-tsan    Kokkos 4.6.01 Serial+Threads built with -fsanitize=thread
 # No archive host is named here: the deb-src entry is derived from the system's apt sources.
 set -euo pipefail
 
@@ -103,7 +104,7 @@ key_ser=$(key_of "$TRILINOS_ORIG_SHA256" "$compiler_id" "${kokkos_ser_args[@]}")
 key_kk=$(key_of "$key_omp" "${kk_args[@]}")
 
 # Kokkos 4.6.01 (opt-in with --kokkos4): one prefix per CI leg.
-k4_names=(kokkos4-openmp kokkos4-threads kokkos4-cxx20)
+k4_names=(kokkos4-openmp kokkos4-threads kokkos4-cxx20 kokkos4-tsan)
 declare -A k4_args k4_keys
 if [ -n "$kokkos4_tarball" ]; then
   k4_base=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_EXTENSIONS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON
@@ -111,6 +112,8 @@ if [ -n "$kokkos4_tarball" ]; then
   k4_args[kokkos4-openmp]="-DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMP=ON"
   k4_args[kokkos4-threads]="-DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_THREADS=ON"
   k4_args[kokkos4-cxx20]="-DCMAKE_CXX_STANDARD=20 -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF"
+  # ThreadSanitizer must see Kokkos' own synchronization, so Kokkos is instrumented too.
+  k4_args[kokkos4-tsan]="-DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_THREADS=ON -DCMAKE_CXX_FLAGS=-fsanitize=thread"
   for name in "${k4_names[@]}"; do
     k4_keys[$name]=$(key_of "$KOKKOS4_SHA256" "$compiler_id" "${k4_base[@]}" ${k4_args[$name]} "$deps/install/$name")
   done

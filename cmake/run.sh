@@ -9,6 +9,8 @@
 #   bash cmake/run.sh contract                      determinism probe built with -O3 -march=native
 #                                                   -ffp-contract=fast (GCC, Clang) vs the default
 #   bash cmake/run.sh asan                          build and test with AddressSanitizer + UBSan
+#   bash cmake/run.sh tsan                          the concurrency test under ThreadSanitizer
+#                                                   (Kokkos 4.6.01 Serial+Threads, instrumented)
 #   bash cmake/run.sh spack-check                   check the Spack recipe (no Spack needed)
 #   bash cmake/run.sh format-check                  fail on any file clang-format would change
 #   bash cmake/run.sh cuda-build                    nvcc build of everything against Kokkos 4.6.01
@@ -107,6 +109,21 @@ case "$cmd" in
     build_preset asan
     ASAN_OPTIONS=detect_leaks=0 test_preset asan
     ;;
+  tsan)
+    if [ ! -f "$kokkos4_tarball" ]; then
+      step "skipping the ThreadSanitizer leg: $kokkos4_tarball not found (set STRIDED_KOKKOS4_TARBALL)"
+      exit 0
+    fi
+    bootstrap --kokkos4 "$kokkos4_tarball"
+    step "building the concurrency test with ThreadSanitizer"
+    cmake --preset tsan >/dev/null
+    cmake --build --preset tsan --target strided_concurrency_test
+    # Any report fails the run (halt_on_error), races inside Kokkos included.
+    export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+    for n in 2 4; do
+      ./build/tsan/tests/strided_concurrency_test --threads=$n
+    done
+    ;;
   format-check)
     command -v clang-format >/dev/null || bash cmake/bootstrap-deps.sh
     files=$(git ls-files '*.hpp' '*.cpp' '*.h')
@@ -155,7 +172,7 @@ case "$cmd" in
     exit "$fail"
     ;;
   *)
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -27,9 +27,8 @@ inline AxisList significant_axes(const LayoutRef& layout) {
   AxisList axes;
   for (std::size_t k = 0; k < layout.rank; ++k)
     if (layout.extents[k] > 1) axes.push_back({layout.extents[k], layout.strides[k]});
-  std::sort(axes.begin(), axes.end(), [](const Axis& a, const Axis& b) {
-    return (a.stride < 0 ? -a.stride : a.stride) < (b.stride < 0 ? -b.stride : b.stride);
-  });
+  std::sort(axes.begin(), axes.end(),
+            [](const Axis& a, const Axis& b) { return magnitude(a.stride) < magnitude(b.stride); });
   return axes;
 }
 
@@ -60,11 +59,12 @@ inline bool is_injective(const LayoutRef& layout) {
   std::size_t interleaved = 0;  // axes[0, interleaved) must be checked element by element
   std::ptrdiff_t span = 0;      // max - min offset reached by the axes seen so far
   for (std::size_t k = 0; k < axes.size(); ++k) {
-    const std::ptrdiff_t magnitude = axes[k].stride < 0 ? -axes[k].stride : axes[k].stride;
-    if (magnitude == 0) return false;
-    if (magnitude <= span) interleaved = k + 1;
+    const std::size_t m = magnitude(axes[k].stride);
+    if (m == 0 || m > static_cast<std::size_t>(PTRDIFF_MAX)) return false;
+    const std::ptrdiff_t step = static_cast<std::ptrdiff_t>(m);
+    if (step <= span) interleaved = k + 1;
     std::ptrdiff_t reach = 0;
-    if (!checked_reach(axes[k].extent, magnitude, reach) || !checked_add(span, reach, span))
+    if (!checked_reach(axes[k].extent, step, reach) || !checked_add(span, reach, span))
       return false;
   }
   if (interleaved == 0) return true;
@@ -119,7 +119,7 @@ inline bool shares_memory(const MemoryRef& a, const MemoryRef& b) {
   std::ptrdiff_t g = 0;
   for (const LayoutRef* l : {&a.layout, &b.layout})
     for (std::size_t k = 0; k < l->rank; ++k)
-      if (l->extents[k] > 1) g = std::gcd(g, l->strides[k] < 0 ? -l->strides[k] : l->strides[k]);
+      if (l->extents[k] > 1) g = std::gcd(g, static_cast<std::ptrdiff_t>(magnitude(l->strides[k])));
   if (g > 1 && shift % g != 0) return false;
   std::size_t na = 0, nb = 0;
   if (!element_count(a.layout, na) || !element_count(b.layout, nb)) return true;

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "strided/core/magnitude.hpp"
+
 namespace strided::detail {
 
 /// Overflow-checked integer steps for layout arithmetic; each returns false on overflow.
@@ -37,9 +39,8 @@ inline bool checked_reach(std::size_t extent, std::ptrdiff_t stride, std::ptrdif
   if (steps > hi) return false;
   if (stride == std::numeric_limits<std::ptrdiff_t>::min())
     return steps == 0 ? (out = 0, true) : false;
-  const std::size_t magnitude = static_cast<std::size_t>(stride < 0 ? -stride : stride);
   std::size_t product = 0;
-  if (!checked_mul(steps, magnitude, product) || product > hi) return false;
+  if (!checked_mul(steps, magnitude(stride), product) || product > hi) return false;
   out = stride < 0 ? -static_cast<std::ptrdiff_t>(product) : static_cast<std::ptrdiff_t>(product);
   return true;
 }

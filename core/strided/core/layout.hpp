@@ -70,7 +70,7 @@ inline void dense_strides_like(const LayoutRef& layout, std::ptrdiff_t* dense) n
     std::size_t best = layout.rank, best_mag = 0;
     for (std::size_t k = 0; k < layout.rank; ++k) {
       const std::ptrdiff_t s = layout.strides[k];
-      const std::size_t mag = static_cast<std::size_t>(s < 0 ? -s : s);
+      const std::size_t mag = magnitude(s);
       const bool after = placed == 0 || mag > last_mag || (mag == last_mag && k > last_axis);
       if (after && (best == layout.rank || mag < best_mag)) {
         best = k;

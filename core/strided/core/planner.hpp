@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "strided/core/magnitude.hpp"
 #include "strided/core/plan.hpp"
 
 namespace strided::detail {
@@ -20,10 +21,6 @@ struct PlannerOptions {
   bool gather = true;  ///< gather short axes of high-rank layouts into table-driven axes
   const std::size_t* block_override = nullptr;  ///< expert: tile extents per fused axis
 };
-
-inline std::size_t magnitude(std::ptrdiff_t s) {
-  return static_cast<std::size_t>(s < 0 ? -s : s);
-}
 
 /// 1 + the number of non-zero |strides| strictly smaller than |strides[i]|; 0 stride -> 1.
 inline void stride_order(int rank, const std::ptrdiff_t* strides, int* order) {

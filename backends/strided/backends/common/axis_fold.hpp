@@ -98,14 +98,16 @@ struct AxisBody {
 
  private:
   KOKKOS_FORCEINLINE_FUNCTION void store(std::ptrdiff_t at, const U& v) const {
-    dst.ptr[at] = Dst::op_type::apply(static_cast<typename Dst::value_type>(v));
+    dst.store(at, v);
   }
 
-  /// Outputs i0 .. i0+SWEEP-1 with exactly the lanes of TileFold on a single run: element r of
-  /// the run goes to lane r % 16, the first 16 elements seed the lanes, then the same tree.
+  /// Outputs i0 .. i0+SWEEP-1, each with its own Lanes on a single run (element r to lane
+  /// Lanes::of(r), the first 16 seed them, then Lanes::combine), stored lane-major so that the
+  /// loops over outputs vectorize.
   KOKKOS_INLINE_FUNCTION void sweep(const std::ptrdiff_t* off, std::ptrdiff_t i0, std::ptrdiff_t jj,
                                     const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
     const Plan<S>& sub = *plan;
+    using Order = Lanes<U, decltype(fold.reduce_fn)>;
     constexpr int L = REDUCE_LANES;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(sub.dims[0]), step = sub.strides[0][0];
     const std::ptrdiff_t base = off[1] + i0 + jj * s1[1];
@@ -116,19 +118,17 @@ struct AxisBody {
       for (std::size_t o = 0; o < SWEEP; ++o)
         lanes[r][o] = fold.map_fn(src.read(base + r * step + static_cast<std::ptrdiff_t>(o)));
     for (std::ptrdiff_t r = seed; r < n; ++r) {
-      U* lane = lanes[r % L];
+      U* lane = lanes[Order::of(static_cast<std::size_t>(r))];
       for (std::size_t o = 0; o < SWEEP; ++o)
         lane[o] = fold.reduce_fn(
             lane[o], fold.map_fn(src.read(base + r * step + static_cast<std::ptrdiff_t>(o))));
     }
-    const int seeded = static_cast<int>(seed);
-    for (int width = 1; width < seeded; width *= 2)
-      for (int l = 0; l + width < seeded; l += 2 * width)
-        for (std::size_t o = 0; o < SWEEP; ++o)
-          lanes[l][o] = fold.reduce_fn(lanes[l][o], lanes[l + width][o]);
-    for (std::size_t o = 0; o < SWEEP; ++o)
+    for (std::size_t o = 0; o < SWEEP; ++o) {
+      Order::combine(static_cast<int>(seed), fold.reduce_fn,
+                     [&](int l) -> U& { return lanes[l][o]; });
       store(off[0] + (i0 + static_cast<std::ptrdiff_t>(o)) * s0[0] + jj * s1[0],
             fold.reduce_fn(init, lanes[0][o]));
+    }
   }
 };
 
@@ -202,13 +202,12 @@ struct CombineOutputs {
   ReduceFn reduce_fn;
   U init;
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t o) const {
-    using value_type = typename Dst::value_type;
     std::ptrdiff_t off[S + 1];
     outputs->offsets(o, off);
     const U v = tiles == 0
                     ? init
                     : reduce_fn(init, combine_pairwise(partials + o * tiles, 0, tiles, reduce_fn));
-    dst.ptr[off[0]] = Dst::op_type::apply(static_cast<value_type>(v));
+    dst.store(off[0], v);
   }
 };
 

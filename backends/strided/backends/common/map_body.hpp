@@ -11,6 +11,7 @@
 #include "strided/backends/common/stream_store.hpp"
 #include "strided/backends/common/tuple.hpp"
 #include "strided/backends/common/unroll.hpp"
+#include "strided/core/magnitude.hpp"
 #include "strided/core/plan.hpp"
 #include "strided/element_ops.hpp"
 
@@ -24,6 +25,24 @@ struct OperandRef {
   T* ptr;
   KOKKOS_FORCEINLINE_FUNCTION value_type read(std::ptrdiff_t i) const {
     return Op::apply(static_cast<value_type>(ptr[i]));
+  }
+};
+
+/// The destination of a kernel: pointer to the logical origin and its element op.
+template <class T, class Op>
+struct DstRef {
+  using value_type = T;
+  using op_type = Op;
+  T* ptr;
+  /// The stored form of v. Ops are involutions: writing v through a view with op `Op` stores
+  /// Op(v). Every kernel stores through here.
+  template <class V>
+  KOKKOS_FORCEINLINE_FUNCTION static T through_op(const V& v) {
+    return Op::apply(static_cast<T>(v));
+  }
+  template <class V>
+  KOKKOS_FORCEINLINE_FUNCTION void store(std::ptrdiff_t at, const V& v) const {
+    ptr[at] = through_op(v);
   }
 };
 
@@ -230,7 +249,7 @@ struct MapBody {
   template <class Src, class T>
   KOKKOS_FORCEINLINE_FUNCTION static void stage(const Src& src, T* to, std::ptrdiff_t base,
                                                 std::ptrdiff_t s0, std::ptrdiff_t s1) {
-    const bool along_axis0 = (s0 < 0 ? -s0 : s0) <= (s1 < 0 ? -s1 : s1);
+    const bool along_axis0 = magnitude(s0) <= magnitude(s1);
     for (std::size_t a = 0; a < B; ++a)
       for (std::size_t b = 0; b < B; ++b) {
         const std::size_t i = along_axis0 ? b : a, j = along_axis0 ? a : b;
@@ -296,18 +315,10 @@ struct MapBody {
     return static_cast<std::ptrdiff_t>(i);
   }
 
-  // Ops are involutions: writing v through a view with op `Op` stores Op(v).
   template <class V>
-  KOKKOS_FORCEINLINE_FUNCTION value_type write(const V& v) const {
-    return Dst::op_type::apply(static_cast<value_type>(v));
+  KOKKOS_FORCEINLINE_FUNCTION static value_type write(const V& v) {
+    return Dst::through_op(v);
   }
-};
-
-template <class T, class Op>
-struct DstRef {
-  using value_type = T;
-  using op_type = Op;
-  T* ptr;
 };
 
 }  // namespace strided::detail

@@ -6,24 +6,12 @@
 #include <type_traits>
 #include <utility>
 
+#include "strided/backends/common/lanes.hpp"
 #include "strided/backends/common/map_body.hpp"
 #include "strided/backends/common/tile_walk.hpp"
 #include "strided/backends/common/tuple.hpp"
 
 namespace strided::detail {
-
-/// Lanes of every in-tile fold: element i of an inner run goes to lane i % 16, so the fold order
-/// is a function of the plan alone, and unit-stride runs vectorize.
-inline constexpr int REDUCE_LANES = 16;
-
-/// Lanes [0, seeded) combined in the fixed pairwise tree every fold ends with (in place).
-template <class U, class ReduceFn>
-KOKKOS_INLINE_FUNCTION U combine_lanes(U* lanes, int seeded, const ReduceFn& reduce_fn) {
-  for (int width = 1; width < seeded; width *= 2)
-    for (int l = 0; l + width < seeded; l += 2 * width)
-      lanes[l] = reduce_fn(lanes[l], lanes[l + width]);
-  return lanes[0];
-}
 
 /// What a fold reads and computes, without its lanes: the sources and the two functions. Device
 /// kernels hold this (their lanes live in registers and scratch), so their functors stay small.
@@ -34,16 +22,15 @@ struct FoldSpec {
   ReduceFn reduce_fn;
 };
 
-/// Folds one tile: map_fn over the sources, reduce_fn into 16 lanes seeded from the first
-/// elements (init is not folded here: it enters once per result, on the host).
+/// Folds one tile: map_fn over the sources, reduce_fn into the 16 Lanes (init is not folded
+/// here: it enters once per result, on the host).
 template <class U, class MapFn, class ReduceFn, class... Srcs>
 struct TileFold {
   using Spec = FoldSpec<MapFn, ReduceFn, Srcs...>;
   Tuple<Srcs...> srcs;
   MapFn map_fn;
   ReduceFn reduce_fn;
-  U lanes[REDUCE_LANES];
-  int seeded = 0;
+  Lanes<U, ReduceFn> lanes;
 
   /// The sources and functions alone.
   Spec spec() const { return Spec{srcs, map_fn, reduce_fn}; }
@@ -63,7 +50,7 @@ struct TileFold {
   }
 
   /// The tile's partial: lanes combined in a fixed pairwise tree.
-  KOKKOS_INLINE_FUNCTION U result() { return combine_lanes(lanes, seeded, reduce_fn); }
+  KOKKOS_INLINE_FUNCTION U result() { return lanes.result(reduce_fn); }
 
  private:
   template <std::size_t... I>
@@ -88,9 +75,11 @@ struct TileFold {
       std::ptrdiff_t base[S > 0 ? S : 1];
       for (int k = 0; k < S; ++k) base[k] = off[k] + static_cast<std::ptrdiff_t>(j) * s1[k];
       if (unit)
-        fold_unit_run(n0, base, seq);
+        lanes.run(
+            n0, [&](std::ptrdiff_t i) { return unit_element(base, i, seq); }, reduce_fn);
       else
-        fold_run(n0, [&](std::ptrdiff_t i) { return element(base, s0, i, seq); });
+        lanes.run(
+            n0, [&](std::ptrdiff_t i) { return element(base, s0, i, seq); }, reduce_fn);
     }
   }
 
@@ -101,51 +90,9 @@ struct TileFold {
                                           std::index_sequence<I...>) {
     for (std::size_t j = 0; j < n1; ++j) {
       const std::ptrdiff_t row[] = {(off[I] + t1[I][j])...};
-      fold_run(n0,
-               [&](std::ptrdiff_t i) { return map_fn(get<I>(srcs).read(row[I] + t0[I][i])...); });
-    }
-  }
-
-  /// fold_run for unit strides, written out so that the 16-lane body vectorizes.
-  template <std::size_t... I>
-  KOKKOS_FORCEINLINE_FUNCTION void fold_unit_run(std::size_t n0, const std::ptrdiff_t* base,
-                                                 std::index_sequence<I...> seq) {
-    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(n0);
-    std::ptrdiff_t i = 0;
-    if (seeded < REDUCE_LANES) {
-      for (; i < n && i < REDUCE_LANES; ++i) {
-        const U v = unit_element(base, i, seq);
-        lanes[i] = i < seeded ? reduce_fn(lanes[i], v) : v;
-      }
-      if (i > seeded) seeded = static_cast<int>(i);
-    }
-    for (; i + REDUCE_LANES <= n; i += REDUCE_LANES)
-      for (int l = 0; l < REDUCE_LANES; ++l)
-        lanes[l] = reduce_fn(lanes[l], unit_element(base, i + l, seq));
-    for (; i < n; ++i) {
-      const int l = static_cast<int>(i % REDUCE_LANES);
-      lanes[l] = reduce_fn(lanes[l], unit_element(base, i, seq));
-    }
-  }
-
-  /// One run of n elements, x(i) the mapped element i: lane i % 16; the tile's first run seeds
-  /// the lanes it reaches. Every path (strided, unit, gathered) folds through here.
-  template <class X>
-  KOKKOS_FORCEINLINE_FUNCTION void fold_run(std::size_t n0, const X& x) {
-    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(n0);
-    std::ptrdiff_t i = 0;
-    if (seeded < REDUCE_LANES) {
-      for (; i < n && i < REDUCE_LANES; ++i) {
-        const U v = x(i);
-        lanes[i] = i < seeded ? reduce_fn(lanes[i], v) : v;
-      }
-      if (i > seeded) seeded = static_cast<int>(i);
-    }
-    for (; i + REDUCE_LANES <= n; i += REDUCE_LANES)
-      for (int l = 0; l < REDUCE_LANES; ++l) lanes[l] = reduce_fn(lanes[l], x(i + l));
-    for (; i < n; ++i) {
-      const int l = static_cast<int>(i % REDUCE_LANES);
-      lanes[l] = reduce_fn(lanes[l], x(i));
+      lanes.run(
+          n0, [&](std::ptrdiff_t i) { return map_fn(get<I>(srcs).read(row[I] + t0[I][i])...); },
+          reduce_fn);
     }
   }
 };
@@ -160,8 +107,7 @@ make_fold(const MapFn& map_fn, const ReduceFn& reduce_fn, const SV&... srcs) {
   return {Refs(OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...),
           map_fn,
           reduce_fn,
-          {},
-          0};
+          {}};
 }
 
 /// Folds tiles [first, last) of `plan`, writing the partial of tile t to partials[t].

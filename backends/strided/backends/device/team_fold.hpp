@@ -11,9 +11,9 @@
 
 namespace strided::detail {
 
-/// One lane of a TileFold on its own: element i of every run goes here when i % 16 == lane, in
-/// the order TileFold visits the runs (TeamTile's rows), so the lane holds exactly the bits of
-/// TileFold's lane.
+/// One of a tile's Lanes on its own: element i of every run goes here when Lanes::of(i) is
+/// this lane, in the order TileFold visits the runs (TeamTile's rows), so the lane holds exactly
+/// the bits of TileFold's lane; TeamFold then combines them with Lanes::combine.
 template <int N, class U, class MapFn, class ReduceFn, class... Srcs>
 struct LaneFold {
   const FoldSpec<MapFn, ReduceFn, Srcs...>& fold;
@@ -114,7 +114,10 @@ struct TeamFold {
         if (w >= count) return;
         int seeded = 0;
         while (seeded < REDUCE_LANES && lanes[g].seeded[seeded]) ++seeded;
-        partials[w] = combine_lanes(lanes[g].value, seeded, fold.reduce_fn);
+        using Reduce = decltype(fold.reduce_fn);
+        Lanes<U, Reduce>::combine(seeded, fold.reduce_fn,
+                                  [&](int l) -> U& { return lanes[g].value[l]; });
+        partials[w] = lanes[g].value[0];
       });
     });
   }

@@ -118,10 +118,9 @@ struct TeamMap {
     return p.gathered ? p.table[axis][k][i] : static_cast<std::ptrdiff_t>(i) * p.strides[k][axis];
   }
 
-  // Ops are involutions: writing v through a view with op `Op` stores Op(v).
   template <class V>
-  KOKKOS_FORCEINLINE_FUNCTION value_type write(const V& v) const {
-    return Dst::op_type::apply(static_cast<value_type>(v));
+  KOKKOS_FORCEINLINE_FUNCTION static value_type write(const V& v) {
+    return Dst::through_op(v);
   }
 };
 
