@@ -136,21 +136,17 @@ TEST(Concurrency, ThreadsOnOwnInstancesWithOwnOptions) {
       std::this_thread::yield();
     }
   });
+  // Workers 1.. on Kokkos::Serial instances of their own; worker 0 on this thread, with the
+  // host-parallel space's instance (Kokkos' Threads backend takes work from the thread that
+  // initialized Kokkos only).
+  const auto work_on = [&](const auto& exec, int t) {
+    const strided::Options options = options_of(t);
+    for (int r = 0; r < ROUNDS; ++r) run_round(exec, options, shared_plan, expected[t], work[t]);
+  };
   std::vector<std::thread> workers;
-  for (int t = 0; t < WORKERS; ++t)
-    workers.emplace_back([&, t] {
-      const strided::Options options = options_of(t);
-      if (t == 0 && !std::is_same_v<Kokkos::DefaultHostExecutionSpace, Kokkos::Serial>) {
-        // The host-parallel space's own instance, used by this thread only.
-        const Kokkos::DefaultHostExecutionSpace exec;
-        for (int r = 0; r < ROUNDS; ++r)
-          run_round(exec, options, shared_plan, expected[t], work[t]);
-      } else {
-        const Kokkos::Serial exec(Kokkos::NewInstance{});
-        for (int r = 0; r < ROUNDS; ++r)
-          run_round(exec, options, shared_plan, expected[t], work[t]);
-      }
-    });
+  for (int t = 1; t < WORKERS; ++t)
+    workers.emplace_back([&, t] { work_on(Kokkos::Serial(Kokkos::NewInstance{}), t); });
+  work_on(Kokkos::DefaultHostExecutionSpace(), 0);
   for (auto& w : workers) w.join();
   stop = true;
   changer.join();
