@@ -1,6 +1,12 @@
 #ifndef STRIDED_ARITHMETIC_HPP
 #define STRIDED_ARITHMETIC_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_ARITHMETIC
+#endif
+
 // + and * as the kernels use them: integers wrap on overflow (two's complement, computed in
 // the unsigned type, since signed overflow is undefined in C++); everything else is plain, except
 // `rounded_mul`, the product of the built-ins that add products (dot, sum_squares, axpy, ...).
@@ -109,5 +115,10 @@ KOKKOS_INLINE_FUNCTION auto rounded_mul(const A& a, const B& b) {
 }
 
 }  // namespace strided::detail
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_ARITHMETIC
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_ARITHMETIC
+#endif
 
 #endif

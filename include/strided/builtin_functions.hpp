@@ -1,6 +1,10 @@
 #ifndef STRIDED_BUILTIN_FUNCTIONS_HPP
 #define STRIDED_BUILTIN_FUNCTIONS_HPP
 
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#endif
+
 // The element functions of the built-in kernels (copy, add, axpy, sum, dot, max, ...). Products
 // go through rounded_mul, so no compiler contracts them into a fused multiply-add.
 

@@ -1,6 +1,12 @@
 #ifndef STRIDED_CHECKS_HPP
 #define STRIDED_CHECKS_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_CHECKS
+#endif
+
 // Argument checks shared by every kernel; all run on the host before anything is written.
 
 #include <Kokkos_Core.hpp>
@@ -75,5 +81,10 @@ void check_no_overlap(const char* function, const D& dst, const S& src, int inde
 }
 
 }  // namespace strided::detail
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_CHECKS
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_CHECKS
+#endif
 
 #endif

@@ -1,6 +1,12 @@
 #ifndef STRIDED_COMPAT_HPP
 #define STRIDED_COMPAT_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_COMPAT
+#endif
+
 // The few places where Kokkos 3.4 and Kokkos 4.x/5.x differ, in one header. Everything else in
 // Strided uses public Kokkos API common to all of them.
 
@@ -108,5 +114,10 @@ using HostPinnedSpace = Kokkos::HostSpace;
 #endif
 
 }  // namespace strided::compat
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_COMPAT
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_COMPAT
+#endif
 
 #endif

@@ -1,6 +1,12 @@
 #ifndef STRIDED_COPY_HPP
 #define STRIDED_COPY_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_COPY
+#endif
+
 // copy_into, within one memory space or across two that no one execution space reaches both of
 // (host <-> GPU), with any layouts on either side: Kokkos::deep_copy refuses non-contiguous or
 // permuted pairs across spaces.
@@ -160,5 +166,10 @@ void copy_into(const KernelPlan<N>& plan, const D& dst, const S& src) {
 }
 
 }  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_COPY
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_COPY
+#endif
 
 #endif

@@ -1,6 +1,12 @@
 #ifndef STRIDED_ELEMENT_OPS_HPP
 #define STRIDED_ELEMENT_OPS_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_ELEMENT_OPS
+#endif
+
 #include <Kokkos_Core.hpp>
 #include <complex>
 #include <type_traits>
@@ -95,5 +101,10 @@ template <class A, class B>
 using compose_t = typename Compose<A, B>::type;
 
 }  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_ELEMENT_OPS
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_ELEMENT_OPS
+#endif
 
 #endif

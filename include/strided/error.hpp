@@ -1,6 +1,12 @@
 #ifndef STRIDED_ERROR_HPP
 #define STRIDED_ERROR_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_ERROR
+#endif
+
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -72,5 +78,10 @@ template <class... Parts>
 
 }  // namespace detail
 }  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_ERROR
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_ERROR
+#endif
 
 #endif

@@ -1,6 +1,12 @@
 #ifndef STRIDED_INDEX_LIST_HPP
 #define STRIDED_INDEX_LIST_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_INDEX_LIST
+#endif
+
 #include <array>
 #include <cstddef>
 #include <initializer_list>
@@ -60,5 +66,10 @@ using Strides = SmallVector<std::ptrdiff_t, INLINE_RANK>;
 
 }  // namespace detail
 }  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_INDEX_LIST
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_INDEX_LIST
+#endif
 
 #endif

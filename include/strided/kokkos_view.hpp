@@ -1,6 +1,12 @@
 #ifndef STRIDED_KOKKOS_VIEW_HPP
 #define STRIDED_KOKKOS_VIEW_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_KOKKOS_VIEW
+#endif
+
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <type_traits>
@@ -28,5 +34,10 @@ auto view(const Kokkos::View<DataType, Properties...>& kv) {
 }
 
 }  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_KOKKOS_VIEW
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_KOKKOS_VIEW
+#endif
 
 #endif

@@ -1,6 +1,12 @@
 #ifndef STRIDED_MAP_HPP
 #define STRIDED_MAP_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_MAP
+#endif
+
 // Element-wise kernels: map, zip, copy, conj, add, mul, axpy, scale, symmetrize. Each checks its
 // operands (nothing is written on error), then makes one call to the dispatch layer
 // (backends/strided/backends/dispatch/).
@@ -343,5 +349,10 @@ void symmetrize_conj_into(const D& dst, const S& src, const Options& options = d
 }
 
 }  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_MAP
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_MAP
+#endif
 
 #endif

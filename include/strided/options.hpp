@@ -1,6 +1,12 @@
 #ifndef STRIDED_OPTIONS_HPP
 #define STRIDED_OPTIONS_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_OPTIONS
+#endif
+
 // Per-call settings. Every kernel, plan and make_plan takes an optional `Options` as its last
 // argument; a call without one uses default_options(). Nothing a kernel reads while it runs is
 // process-wide mutable state.
@@ -131,5 +137,10 @@ decltype(auto) with_trailing_options(F&& f, const A&... args) {
 
 }  // namespace detail
 }  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_OPTIONS
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_OPTIONS
+#endif
 
 #endif

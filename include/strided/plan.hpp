@@ -1,6 +1,12 @@
 #ifndef STRIDED_PLAN_HPP
 #define STRIDED_PLAN_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_PLAN
+#endif
+
 // Plans: how a kernel runs for given layouts. `plan` returns the printable value; `make_plan`
 // and `make_axes_plan` return plans to keep and execute many times (plan once, execute many, as
 // FFTW, HPTT and cuTENSOR do).
@@ -182,5 +188,10 @@ std::string explain(const KernelPlan<N>& p) {
 }
 
 }  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_PLAN
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_PLAN
+#endif
 
 #endif

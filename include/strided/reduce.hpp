@@ -1,6 +1,12 @@
 #ifndef STRIDED_REDUCE_HPP
 #define STRIDED_REDUCE_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_REDUCE
+#endif
+
 // Full reductions: reduce, zip_reduce, sum, product, sum_squares, max, min, dot. Each checks its
 // operands, then makes one call to the dispatch layer. Bits depend only on the shape, strides,
 // element sizes and planner options (the determinism contract in API.md).
@@ -281,5 +287,10 @@ auto dot(const KernelPlan<N>& plan, const A& a, const B& b) {
 }
 
 }  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_REDUCE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_REDUCE
+#endif
 
 #endif

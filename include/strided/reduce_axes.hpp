@@ -1,6 +1,12 @@
 #ifndef STRIDED_REDUCE_AXES_HPP
 #define STRIDED_REDUCE_AXES_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_REDUCE_AXES
+#endif
+
 // Axis reductions: reduce_axes, reduce_axis and the built-ins over axes (sum_axes, product_axes,
 // sum_squares_axes, max_axes, min_axes, dot_axes). Each output has the bits of the full
 // reduction of its sub-tensor (same fold order).
@@ -411,5 +417,10 @@ void dot_axes(const AxesPlan<2>& plan, const D& dst, const A& a, const B& b) {
 }
 
 }  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_REDUCE_AXES
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_REDUCE_AXES
+#endif
 
 #endif

@@ -1,6 +1,12 @@
 #ifndef STRIDED_STRIDED_HPP
 #define STRIDED_STRIDED_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_STRIDED
+#endif
+
 /// Strided: cache-optimized, deterministic kernels over arbitrary strided N-d tensors on Kokkos.
 /// One include, one namespace (`strided`); internals live in `strided::detail`.
 
@@ -17,5 +23,10 @@
 #include "strided/strided_array.hpp"
 #include "strided/strided_view.hpp"
 #include "strided/version.hpp"
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_STRIDED
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_STRIDED
+#endif
 
 #endif

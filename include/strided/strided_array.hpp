@@ -1,6 +1,12 @@
 #ifndef STRIDED_STRIDED_ARRAY_HPP
 #define STRIDED_STRIDED_ARRAY_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_STRIDED_ARRAY
+#endif
+
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <limits>
@@ -106,5 +112,10 @@ class StridedArray {
 };
 
 }  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_STRIDED_ARRAY
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_STRIDED_ARRAY
+#endif
 
 #endif

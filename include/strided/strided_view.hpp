@@ -1,6 +1,12 @@
 #ifndef STRIDED_STRIDED_VIEW_HPP
 #define STRIDED_STRIDED_VIEW_HPP
 
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_STRIDED_VIEW
+#endif
+
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
@@ -261,5 +267,10 @@ class StridedView {
 };
 
 }  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_STRIDED_VIEW
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_STRIDED_VIEW
+#endif
 
 #endif

@@ -1,6 +1,10 @@
 #ifndef STRIDED_CORE_SMALL_CALL_HPP
 #define STRIDED_CORE_SMALL_CALL_HPP
 
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#endif
+
 // The tests that let a small call skip planning: one dense layout shared by every operand, and
 // operands that are either the same elements or apart. O(rank), no allocation.
 

@@ -1,6 +1,10 @@
 #ifndef STRIDED_BACKENDS_COMMON_LANES_HPP
 #define STRIDED_BACKENDS_COMMON_LANES_HPP
 
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#endif
+
 // The fold order of every reduction, defined once: the library's reproducibility promise. Host
 // tiles (TileFold), the host column sweep of axis reductions (AxisBody::sweep) and the device
 // lanes (LaneFold, TeamFold) all follow it, and tests compare their bits.

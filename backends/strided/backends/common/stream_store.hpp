@@ -1,6 +1,10 @@
 #ifndef STRIDED_BACKENDS_COMMON_STREAM_STORE_HPP
 #define STRIDED_BACKENDS_COMMON_STREAM_STORE_HPP
 
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#endif
+
 // Non-temporal ("streaming") stores for outputs larger than the caches: whole lines are written
 // without first being read (no read-for-ownership), which saves a third of a copy's traffic.
 // x86 hosts only; everywhere else (and in device code) ordinary stores are used.

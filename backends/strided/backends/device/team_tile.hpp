@@ -1,6 +1,10 @@
 #ifndef STRIDED_BACKENDS_DEVICE_TEAM_TILE_HPP
 #define STRIDED_BACKENDS_DEVICE_TEAM_TILE_HPP
 
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#endif
+
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 

@@ -1,6 +1,10 @@
 #ifndef STRIDED_BACKENDS_DISPATCH_ALGORITHM_HPP
 #define STRIDED_BACKENDS_DISPATCH_ALGORITHM_HPP
 
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#endif
+
 // The two decisions every kernel makes, each made here only: which algorithm runs the tiles,
 // and whether a host call is too small for a parallel region.
 

@@ -1,6 +1,10 @@
 #ifndef STRIDED_BACKENDS_DISPATCH_RUN_MAP_HPP
 #define STRIDED_BACKENDS_DISPATCH_RUN_MAP_HPP
 
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#endif
+
 #include <cstddef>
 #include <string>
 
