@@ -61,7 +61,12 @@ U reduce_planned(const char* function, const std::string& label, const Exec& exe
   compat::ScopedRegion region(label);
   check_plan(function, p, srcs...);
   const auto fold = make_fold<U>(map_fn, reduce_fn, srcs...);
-  return run_reduce(exec, p.plan(), fold, reduce_fn, init, p.options(), label);
+  const auto& state = p.state();
+  // A one-tile plan of one dense layout is one run: fold it here (the planned bits).
+  if (state.one_dense && state.plan.rank == 1 && state.plan.tile_count == 1 &&
+      runs_inline(exec, state.options, state.plan.count))
+    return reduce_one_run<N>(fold, reduce_fn, init, state.plan.count);
+  return run_reduce(exec, state.plan, fold, reduce_fn, init, state.options, label);
 }
 
 template <class V>

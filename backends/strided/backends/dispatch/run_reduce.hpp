@@ -2,7 +2,8 @@
 #define STRIDED_BACKENDS_DISPATCH_RUN_REDUCE_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error \
+    "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
 #endif
 
 #include <cstddef>
@@ -35,6 +36,16 @@ U run_reduce(const Exec& exec, const Plan<N>& plan, const Fold& fold, const Redu
   return red(init, total);
 }
 
+/// The fold of `count` elements of one dense layout as one run: the bits of a one-tile plan.
+template <int N, class U, class Fold, class ReduceFn>
+U reduce_one_run(const Fold& fold, const ReduceFn& red, const U& init, std::size_t count) {
+  std::ptrdiff_t zeros[N] = {}, ones[N];
+  for (int k = 0; k < N; ++k) ones[k] = 1;
+  Fold local = fold;
+  local(zeros, count, 1, ones, zeros);
+  return red(init, local.result());
+}
+
 /// A small dense input is one tile of its plan: folded here without planning, with the same
 /// bits. Returns false when the call is not such a call.
 template <class U, class Exec, class Fold, class ReduceFn, class... SV>
@@ -46,12 +57,7 @@ bool run_reduce_inline(const Exec& exec, const Options& options, const Fold& fol
       options.planner.block_override || !runs_inline(exec, options, count) ||
       !one_dense_layout(srcs...))
     return false;
-  constexpr int N = static_cast<int>(sizeof...(SV));
-  std::ptrdiff_t zeros[N] = {}, ones[N];
-  for (int k = 0; k < N; ++k) ones[k] = 1;
-  Fold local = fold;
-  local(zeros, count, 1, ones, zeros);
-  result = red(init, local.result());
+  result = reduce_one_run<static_cast<int>(sizeof...(SV))>(fold, red, init, count);
   return true;
 }
 
