@@ -90,14 +90,13 @@ TYPED_TEST(CopyAcrossTest, ConvertsTypesAndAppliesOps) {
 TYPED_TEST(CopyAcrossTest, CopyIntoGoesThroughItWhenStaged) {
   std::mt19937 rng(97);
   const TypeParam exec;
-  strided::ExecutionOptions staged = strided::execution_options();
+  strided::Options staged = strided::default_options();
   staged.stage_copies = true;
-  const strided::ScopedExecutionOptions scope(staged);
   auto src = random_operand<float>({20, 30, 4}, rng);
   strided_test::fill(src.view, 2);
   auto dst = random_operand<float>({4, 20, 30}, rng);
   const auto permuted = src.view.permute({2, 0, 1});
-  strided::copy_into(exec, dst.view, permuted);
+  strided::copy_into(exec, dst.view, permuted, staged);
   expect_copied(dst, permuted);
   // Proof that the copy was staged: the whole source is packed before anything is written, so
   // reversing a view onto itself works, where the direct path refuses the overlap.
@@ -107,7 +106,7 @@ TYPED_TEST(CopyAcrossTest, CopyIntoGoesThroughItWhenStaged) {
   strided_test::for_each_index(v.view.extents(), [&](const std::vector<std::size_t>& i) {
     reversed.push_back(strided_test::read(v.view.reverse(0), i));
   });
-  strided::copy_into(exec, v.view, v.view.reverse(0));
+  strided::copy_into(exec, v.view, v.view.reverse(0), staged);
   std::size_t k = 0;
   strided_test::for_each_index(v.view.extents(), [&](const std::vector<std::size_t>& i) {
     EXPECT_EQ(strided_test::read(v.view, i), reversed[k++]);

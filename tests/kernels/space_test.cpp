@@ -77,12 +77,14 @@ void expect_same_bytes(const std::vector<T>& got, const std::vector<T>& want) {
     ASSERT_EQ(std::memcmp(&got[k], &want[k], sizeof(T)), 0) << "element " << k << " of the buffer";
 }
 
-/// The reference: Serial under the host algorithm, whatever the run's algorithm (ctest also runs
-/// this suite with --strided-algorithm=device, which the space under test then uses).
+/// The reference: f(options) on Serial under the host algorithm, whatever the run's algorithm
+/// (ctest also runs this suite with --strided-algorithm=device, which the space under test then
+/// uses through the default options).
 template <class F>
 auto reference(F&& f) {
-  const strided::ScopedExecutionOptions host(strided::Algorithm::Host);
-  return f();
+  strided::Options host = strided::default_options();
+  host.algorithm = strided::Algorithm::Host;
+  return f(static_cast<const strided::Options&>(host));
 }
 
 template <class T>
@@ -102,14 +104,17 @@ template <class Exec, class T, class Kernel, class... Srcs>
 void check_elementwise(const Kernel& kernel, SpaceOperand<T, Exec>& dst, Srcs&... srcs) {
   kernel(Exec(), dst.view, srcs.view...);
   Exec().fence();
-  reference([&] { kernel(Kokkos::Serial(), dst.host.view, srcs.host.view...); });
+  reference([&](const strided::Options& host) {
+    kernel(Kokkos::Serial(), dst.host.view, srcs.host.view..., host);
+  });
   expect_same_bytes(dst.download(), dst.host.buffer);
 }
 
 struct CopyKernel {
   template <class E, class D, class S>
-  void operator()(const E& exec, const D& dst, const S& src) const {
-    strided::copy_into(exec, dst, src);
+  void operator()(const E& exec, const D& dst, const S& src,
+                  const strided::Options& o = strided::default_options()) const {
+    strided::copy_into(exec, dst, src, o);
   }
 };
 
@@ -169,24 +174,27 @@ TYPED_TEST(SpaceTest, ElementsTooLargeForScratchBlocks) {
 
 struct ArithmeticKernels {
   template <class E, class D, class S>
-  void operator()(const E& exec, const D& dst, const S& src) const {
-    strided::add(exec, dst, src);
-    strided::axpy(exec, dst, src, 0.375);
-    strided::mul(exec, dst, src);
-    strided::add(exec, dst, src.reverse(0));
+  void operator()(const E& exec, const D& dst, const S& src,
+                  const strided::Options& o = strided::default_options()) const {
+    strided::add(exec, dst, src, o);
+    strided::axpy(exec, dst, src, 0.375, o);
+    strided::mul(exec, dst, src, o);
+    strided::add(exec, dst, src.reverse(0), o);
   }
 };
 struct ScaleKernel {
   template <class E, class D, class S>
-  void operator()(const E& exec, const D& dst, const S& src) const {
-    strided::copy_scale(exec, dst, src.permute({1, 0, 2}), 1.5);
+  void operator()(const E& exec, const D& dst, const S& src,
+                  const strided::Options& o = strided::default_options()) const {
+    strided::copy_scale(exec, dst, src.permute({1, 0, 2}), 1.5, o);
   }
 };
 struct ConjKernel {
   template <class E, class D, class S>
-  void operator()(const E& exec, const D& dst, const S& src) const {
-    strided::copy_conj(exec, dst, src.conj());
-    strided::axpy(exec, dst, src.conj(), Complex(0.5, -0.25));
+  void operator()(const E& exec, const D& dst, const S& src,
+                  const strided::Options& o = strided::default_options()) const {
+    strided::copy_conj(exec, dst, src.conj(), o);
+    strided::axpy(exec, dst, src.conj(), Complex(0.5, -0.25), o);
   }
 };
 
@@ -208,16 +216,18 @@ TYPED_TEST(SpaceTest, AddAxpyMulScaleConj) {
 }
 
 template <class D, class A, class B>
-void fused_multiply_into(const D& dst, const A& a, const B& b) {
+void fused_multiply_into(const D& dst, const A& a, const B& b,
+                         const strided::Options& o = strided::default_options()) {
   strided::zip_map_into(
       typename D::memory_space::execution_space(), dst,
-      KOKKOS_LAMBDA(double x, double y, double z) { return x * 0.5 + y - z; }, dst, a, b);
+      KOKKOS_LAMBDA(double x, double y, double z) { return x * 0.5 + y - z; }, dst, a, b, o);
 }
 struct ZipKernel {
   template <class E, class D, class A, class B>
-  void operator()(const E& exec, const D& dst, const A& a, const B& b) const {
-    strided::zip_map_into(exec, dst, strided::detail::AddFn{}, a, b);
-    strided::map_into(exec, dst, a.reverse(1), strided::detail::ConjFn{});
+  void operator()(const E& exec, const D& dst, const A& a, const B& b,
+                  const strided::Options& o = strided::default_options()) const {
+    strided::zip_map_into(exec, dst, strided::detail::AddFn{}, a, b, o);
+    strided::map_into(exec, dst, a.reverse(1), strided::detail::ConjFn{}, o);
   }
 };
 
@@ -242,7 +252,9 @@ void lambdas() {
   SpaceOperand<double, Exec> dst(extents, rng, 1), a(extents, rng, 2), b(extents, rng, 3);
   fused_multiply_into(dst.view, a.view, b.view);
   Exec().fence();
-  reference([&] { fused_multiply_into(dst.host.view, a.host.view, b.host.view); });
+  reference([&](const strided::Options& host) {
+    fused_multiply_into(dst.host.view, a.host.view, b.host.view, host);
+  });
   expect_same_bytes(dst.download(), dst.host.buffer);
 }
 TYPED_TEST(SpaceTest, UserLambdas) {
@@ -251,15 +263,17 @@ TYPED_TEST(SpaceTest, UserLambdas) {
 
 struct SymmetrizeKernel {
   template <class E, class D, class S>
-  void operator()(const E& exec, const D& dst, const S& src) const {
-    strided::symmetrize_into(exec, dst, src);
-    strided::symmetrize_into(exec, src, src);
+  void operator()(const E& exec, const D& dst, const S& src,
+                  const strided::Options& o = strided::default_options()) const {
+    strided::symmetrize_into(exec, dst, src, o);
+    strided::symmetrize_into(exec, src, src, o);
   }
 };
 struct HermitianKernel {
   template <class E, class D, class S>
-  void operator()(const E& exec, const D& dst, const S& src) const {
-    strided::symmetrize_conj_into(exec, dst, src);
+  void operator()(const E& exec, const D& dst, const S& src,
+                  const strided::Options& o = strided::default_options()) const {
+    strided::symmetrize_conj_into(exec, dst, src, o);
   }
 };
 
@@ -292,18 +306,19 @@ void fill_inexact(SpaceOperand<T, Exec>& x, double salt) {
 }
 
 template <class D, class S>
-void max_abs_axes(const D& dst, const S& src, std::size_t axis) {
+void max_abs_axes(const D& dst, const S& src, std::size_t axis,
+                  const strided::Options& o = strided::default_options()) {
   strided::reduce_axes(
       typename D::memory_space::execution_space(), dst, src, {axis},
       KOKKOS_LAMBDA(double x) { return x < 0 ? -x : x; },
-      KOKKOS_LAMBDA(double x, double y) { return x < y ? y : x; }, 0.0);
+      KOKKOS_LAMBDA(double x, double y) { return x < y ? y : x; }, 0.0, o);
 }
 template <class S>
-double sum_of_cubes(const S& src) {
+double sum_of_cubes(const S& src, const strided::Options& o = strided::default_options()) {
   return strided::reduce(
       typename S::memory_space::execution_space(), src,
       KOKKOS_LAMBDA(double x) { return x * x * x; },
-      KOKKOS_LAMBDA(double x, double y) { return x + y; }, 0.0);
+      KOKKOS_LAMBDA(double x, double y) { return x + y; }, 0.0, o);
 }
 
 template <class Exec>
@@ -324,20 +339,21 @@ void full_reductions() {
     fill_inexact(g, 4.0);
     // Every result as a double (exact for floats), in a fixed order.
     const auto results = [](const auto& ex, const auto& x, const auto& y, const auto& p,
-                            const auto& q) {
-      return std::vector<double>{strided::sum(ex, x),
-                                 strided::sum_squares(ex, x),
-                                 strided::max(ex, x),
-                                 strided::min(ex, x),
-                                 strided::product(ex, p),
-                                 strided::dot(ex, x, y),
-                                 strided::dot<double>(ex, p, q),
-                                 strided::dot(ex, p, q.reverse(0)),
-                                 sum_of_cubes(x)};
+                            const auto& q, const strided::Options& o) {
+      return std::vector<double>{strided::sum(ex, x, o),
+                                 strided::sum_squares(ex, x, o),
+                                 strided::max(ex, x, o),
+                                 strided::min(ex, x, o),
+                                 strided::product(ex, p, o),
+                                 strided::dot(ex, x, y, o),
+                                 strided::dot<double>(ex, p, q, o),
+                                 strided::dot(ex, p, q.reverse(0), o),
+                                 sum_of_cubes(x, o)};
     };
-    const auto got = results(exec, a.view, b.view, f.view, g.view);
-    const auto want = reference(
-        [&] { return results(serial, a.host.view, b.host.view, f.host.view, g.host.view); });
+    const auto got = results(exec, a.view, b.view, f.view, g.view, strided::default_options());
+    const auto want = reference([&](const strided::Options& host) {
+      return results(serial, a.host.view, b.host.view, f.host.view, g.host.view, host);
+    });
     for (std::size_t k = 0; k < want.size(); ++k)
       EXPECT_TRUE(same_bits(got[k], want[k]))
           << "result " << k << ": " << got[k] << " vs " << want[k];
@@ -371,26 +387,36 @@ void axis_reductions() {
         expect_same_bytes(d.download(), d.host.buffer);
       };
       strided::sum_axes(exec, d.view, a.view, {axis});
-      reference([&] { strided::sum_axes(serial, d.host.view, a.host.view, {axis}); });
+      reference([&](const strided::Options& host) {
+        strided::sum_axes(serial, d.host.view, a.host.view, {axis}, host);
+      });
       check("sum_axes");
       strided::sum_squares_axes(exec, d.view, a.view, {axis});
-      reference([&] { strided::sum_squares_axes(serial, d.host.view, a.host.view, {axis}); });
+      reference([&](const strided::Options& host) {
+        strided::sum_squares_axes(serial, d.host.view, a.host.view, {axis}, host);
+      });
       check("sum_squares_axes");
       strided::dot_axes(exec, d.view, a.view, b.view, {axis});
-      reference([&] { strided::dot_axes(serial, d.host.view, a.host.view, b.host.view, {axis}); });
+      reference([&](const strided::Options& host) {
+        strided::dot_axes(serial, d.host.view, a.host.view, b.host.view, {axis}, host);
+      });
       check("dot_axes");
       strided::max_axes(exec, d.view, a.view, {axis});
-      reference([&] { strided::max_axes(serial, d.host.view, a.host.view, {axis}); });
+      reference([&](const strided::Options& host) {
+        strided::max_axes(serial, d.host.view, a.host.view, {axis}, host);
+      });
       check("max_axes");
       max_abs_axes(d.view, a.view, axis);
-      reference([&] { max_abs_axes(d.host.view, a.host.view, axis); });
+      reference([&](const strided::Options& host) {
+        max_abs_axes(d.host.view, a.host.view, axis, host);
+      });
       check("reduce_axes with lambdas");
       // reduce_axis returns its array in the space's memory.
       const auto r = strided::reduce_axis(exec, a.view, axis, strided::detail::Convert<double>{},
                                           strided::detail::Plus{}, 0.0);
-      const auto h = reference([&] {
+      const auto h = reference([&](const strided::Options& host) {
         return strided::reduce_axis(serial, a.host.view, axis, strided::detail::Convert<double>{},
-                                    strided::detail::Plus{}, 0.0);
+                                    strided::detail::Plus{}, 0.0, host);
       });
       static_assert(
           std::is_same_v<typename decltype(r)::memory_space, typename Exec::memory_space>);
@@ -405,7 +431,9 @@ void axis_reductions() {
     std::vector<std::size_t> axes(extents.size());
     for (std::size_t k = 0; k < axes.size(); ++k) axes[k] = k;
     strided::sum_axes(exec, all.view, a.view, axes);
-    reference([&] { strided::sum_axes(serial, all.host.view, a.host.view, axes); });
+    reference([&](const strided::Options& host) {
+      strided::sum_axes(serial, all.host.view, a.host.view, axes, host);
+    });
     expect_same_bytes(all.download(), all.host.buffer);
   }
 }
@@ -425,7 +453,9 @@ void across_spaces() {
     auto src = random_operand<double>(extents, rng);
     strided_test::fill(src.view, 12);
     strided::copy_into(Exec(), there.view, src.view);
-    reference([&] { strided::copy_into(Kokkos::Serial(), there.host.view, src.view); });
+    reference([&](const strided::Options& host) {
+      strided::copy_into(Kokkos::Serial(), there.host.view, src.view, host);
+    });
     expect_same_bytes(there.download(), there.host.buffer);
     auto back = random_operand<double>(extents, rng);
     strided::copy_into(Exec(), back.view, there.view.conj());
