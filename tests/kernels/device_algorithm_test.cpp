@@ -8,6 +8,7 @@
 #include <cstring>
 #include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <strided/strided.hpp>
@@ -182,7 +183,12 @@ TYPED_TEST(DeviceAlgorithmTest, MapsWriteWhatTheHostAlgorithmWrites) {
       strided::add(exec, summed.view, a.view);
       strided::zip_map_into(
           exec, zipped.view, [](double x, double y) { return x * y - 1; }, a.view, b.view);
-      return std::vector<strided_test::Operand<double>>{copied, summed, zipped};
+      // Moved, not copied (an initializer list copies): the views keep pointing at the buffers.
+      std::vector<strided_test::Operand<double>> outputs;
+      outputs.push_back(std::move(copied));
+      outputs.push_back(std::move(summed));
+      outputs.push_back(std::move(zipped));
+      return outputs;
     };
     // Same seeds for both runs: the same output layouts (and guard areas) on both sides.
     const auto seed = rng();
