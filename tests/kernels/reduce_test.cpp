@@ -13,6 +13,7 @@
 #include <strided/strided.hpp>
 
 #include "../exec_spaces.hpp"
+#include "expect_elements.hpp"
 #include "test_layouts.hpp"
 
 namespace {
@@ -186,12 +187,17 @@ TYPED_TEST(ReduceTest, AxisReductionsMatchReference) {
         want[o] += read(a.view, i);
         want_max[o] = std::max(want_max[o], read(a.view, i));
       });
-      std::size_t o = 0;
-      for_each_index(dst.view.extents(), [&](const std::vector<std::size_t>& i) {
-        EXPECT_EQ(read(dst.view, i), want[o]);
-        EXPECT_EQ(read(mx.view, i), want_max[o]);
-        ++o;
-      });
+      // Output i's reference is at its row-major offset (for_each_index's order).
+      const auto row_major = [&](const std::vector<std::size_t>& i) {
+        std::size_t o = 0;
+        for (std::size_t k = 0; k < i.size(); ++k) o = o * kept_dims[k] + i[k];
+        return o;
+      };
+      EXPECT_TRUE(strided_test::elements_equal(
+          dst.view, [&](const std::vector<std::size_t>& i) { return want[row_major(i)]; }, a.view));
+      EXPECT_TRUE(strided_test::elements_equal(
+          mx.view, [&](const std::vector<std::size_t>& i) { return want_max[row_major(i)]; },
+          a.view));
     }
   }
 }
@@ -211,18 +217,25 @@ TYPED_TEST(ReduceTest, ReduceAxisAndDotAxes) {
   EXPECT_EQ(counted.stride(0), 1);  // column-major result
   auto dots = random_operand<double>({6}, rng);
   strided::dot_axes(exec, dots.view, a.view, b.view, {2, 0});
-  for (std::size_t j = 0; j < 6; ++j) {
-    double d = 0;
-    for (std::size_t i = 0; i < 5; ++i)
-      for (std::size_t k = 0; k < 7; ++k) d += a.view(i, j, k) * b.view(i, j, k);
-    EXPECT_EQ(dots.view(j), d);
-  }
-  for (std::size_t i = 0; i < 5; ++i)
-    for (std::size_t k = 0; k < 7; ++k) {
-      long c = 0;
-      for (std::size_t j = 0; j < 6; ++j) c += a.view(i, j, k) != 0;
-      EXPECT_EQ(counted.view()(i, k), c);
-    }
+  EXPECT_TRUE(strided_test::elements_equal(
+      dots.view,
+      [&](const std::vector<std::size_t>& o) {
+        const std::size_t j = o[0];
+        double d = 0;
+        for (std::size_t i = 0; i < 5; ++i)
+          for (std::size_t k = 0; k < 7; ++k) d += a.view(i, j, k) * b.view(i, j, k);
+        return d;
+      },
+      a.view, b.view));
+  EXPECT_TRUE(strided_test::elements_equal(
+      counted.view(),
+      [&](const std::vector<std::size_t>& o) {
+        const std::size_t i = o[0], k = o[1];
+        long c = 0;
+        for (std::size_t j = 0; j < 6; ++j) c += a.view(i, j, k) != 0;
+        return c;
+      },
+      a.view));
   // Rank 1 to rank 0, and an empty axis list (map only).
   auto v = random_operand<double>({9}, rng);
   fill_small_integers(v.view, 3);
@@ -234,7 +247,8 @@ TYPED_TEST(ReduceTest, ReduceAxisAndDotAxes) {
   strided::reduce_axes(
       exec, same.view, v.view, {}, [](double x) { return 3 * x; },
       [](double x, double y) { return x + y; }, 0.0);
-  for (std::size_t i = 0; i < 9; ++i) EXPECT_EQ(same.view(i), 3 * v.view(i));
+  EXPECT_TRUE(strided_test::elements_equal(
+      same.view, [&](const std::vector<std::size_t>& i) { return 3 * v.view(i[0]); }, v.view));
 }
 
 TYPED_TEST(ReduceTest, AxisErrorsLeaveTheDestinationUntouched) {
@@ -323,9 +337,9 @@ TYPED_TEST(ReduceTest, SameBitsAsSerialOnInexactData) {
       auto y = random_operand<double>(kept, rng);
       strided::sum_axes(exec, x.view, a.view, {axis});
       strided::sum_axes(serial, y.view, a.view, {axis});
-      for_each_index(x.view.extents(), [&](const std::vector<std::size_t>& i) {
-        ASSERT_EQ(bits(read(x.view, i)), bits(read(y.view, i)));
-      });
+      EXPECT_TRUE(strided_test::elements_same_bits(
+          x.view, [&](const std::vector<std::size_t>& i) { return read(y.view, i); }, a.view))
+          << "reduced axis " << axis;
     }
   }
 }
@@ -343,11 +357,20 @@ TYPED_TEST(ReduceTest, EachOutputHasTheBitsOfItsOwnFullReduction) {
     auto rowsum = strided::StridedArray<double>::row_major({rows});
     strided::sum_axes(exec, colsum.view(), a.view(), {0});
     strided::sum_axes(exec, rowsum.view(), a.view(), {1});
-    for (std::size_t j = 0; j < cols; ++j)
-      ASSERT_EQ(bits(colsum(j)), bits(strided::sum(exec, a.view().slice(1, j, j + 1))))
-          << rows << " rows, column " << j;
-    for (std::size_t i = 0; i < rows; ++i)
-      ASSERT_EQ(bits(rowsum(i)), bits(strided::sum(exec, a.view().slice(0, i, i + 1)))) << i;
+    ASSERT_TRUE(strided_test::elements_same_bits(
+        colsum.view(),
+        [&](const std::vector<std::size_t>& j) {
+          return strided::sum(exec, a.view().slice(1, j[0], j[0] + 1));
+        },
+        a.view()))
+        << rows << " rows, column sums";
+    ASSERT_TRUE(strided_test::elements_same_bits(
+        rowsum.view(),
+        [&](const std::vector<std::size_t>& i) {
+          return strided::sum(exec, a.view().slice(0, i[0], i[0] + 1));
+        },
+        a.view()))
+        << rows << " rows, row sums";
   }
 }
 
