@@ -11,6 +11,7 @@
 #include <strided/strided.hpp>
 
 #include "../exec_spaces.hpp"
+#include "expect_elements.hpp"
 
 namespace {
 
@@ -73,15 +74,18 @@ void check_every_kernel(const Unary& unary, const Binary& binary, const Reduce& 
 
   strided::map_into(exec, o.dst(), o.src_a(), unary);
   exec.fence();
-  for (std::size_t i = 0; i < R; i += 7)
-    for (std::size_t j = 0; j < C; j += 5) ASSERT_EQ(o.at_out(i, j), 3 * o.at_a(i, j));
+  ASSERT_TRUE(strided_test::elements_equal(
+      o.dst(), [&](const std::vector<std::size_t>& i) { return 3 * o.at_a(i[0], i[1]); },
+      o.src_a()));
   strided::map_into(o.dst(), o.src_b(), unary);  // the form without an instance
   EXPECT_EQ(o.at_out(R - 1, C - 1), 3 * o.at_b(R - 1, C - 1));
 
   strided::zip_map_into(exec, o.dst(), binary, o.src_a(), o.src_b());
   exec.fence();
-  for (std::size_t i = 0; i < R; i += 7)
-    for (std::size_t j = 0; j < C; j += 5) ASSERT_EQ(o.at_out(i, j), o.at_a(i, j) - o.at_b(i, j));
+  ASSERT_TRUE(strided_test::elements_equal(
+      o.dst(),
+      [&](const std::vector<std::size_t>& i) { return o.at_a(i[0], i[1]) - o.at_b(i[0], i[1]); },
+      o.src_a(), o.src_b()));
 
   std::int64_t total_a = 0, total_ab = 0;
   for (std::size_t i = 0; i < R; ++i)
@@ -97,20 +101,28 @@ void check_every_kernel(const Unary& unary, const Binary& binary, const Reduce& 
 
   // Axis reductions: row sums of 3a into a rank-1 destination, and reduce_axis' own result.
   std::vector<std::int64_t> rows(R, -1);
-  strided::reduce_axes(exec, strided::StridedView<std::int64_t>(rows.data(), R, {R}, {1}),
-                       o.src_a(), {1}, unary, reduce, std::int64_t{0});
+  const strided::StridedView<std::int64_t> row_sums(rows.data(), R, {R}, {1});
+  strided::reduce_axes(exec, row_sums, o.src_a(), {1}, unary, reduce, std::int64_t{0});
   exec.fence();
   const auto cols = strided::reduce_axis(exec, o.src_a(), 0, unary, reduce, std::int64_t{1});
-  for (std::size_t i = 0; i < R; i += 13) {
-    std::int64_t row = 0;
-    for (std::size_t j = 0; j < C; ++j) row += 3 * o.at_a(i, j);
-    EXPECT_EQ(rows[i], row) << "row " << i;
-  }
-  for (std::size_t j = 0; j < C; j += 13) {
-    std::int64_t col = 1;
-    for (std::size_t i = 0; i < R; ++i) col += 3 * o.at_a(i, j);
-    EXPECT_EQ(cols(j), col) << "column " << j;
-  }
+  EXPECT_TRUE(strided_test::elements_equal(
+      row_sums,
+      [&](const std::vector<std::size_t>& i) {
+        std::int64_t row = 0;
+        for (std::size_t j = 0; j < C; ++j) row += 3 * o.at_a(i[0], j);
+        return row;
+      },
+      o.src_a()))
+      << "row sums";
+  EXPECT_TRUE(strided_test::elements_equal(
+      cols.view(),
+      [&](const std::vector<std::size_t>& j) {
+        std::int64_t col = 1;
+        for (std::size_t i = 0; i < R; ++i) col += 3 * o.at_a(i, j[0]);
+        return col;
+      },
+      o.src_a()))
+      << "column sums";
 }
 
 TYPED_TEST(CallablesTest, Functions) {

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <random>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <strided/strided.hpp>
@@ -21,11 +22,21 @@ struct LayoutOptions {
   bool gaps = true;      ///< padding between axes
 };
 
-/// An owned buffer (with a guard area, filled with a sentinel) and a view of it.
+/// An owned buffer (with a guard area, filled with a sentinel) and a view of it. Move-only: a
+/// copy's view would still point into the original's buffer, and dangle once the original dies.
+/// Moves keep the view valid: a moved std::vector hands over its heap block, whose address stays.
 template <class T>
 struct Operand {
   std::vector<T> buffer;
   strided::StridedView<T> view;
+
+  Operand(std::vector<T> owned, const strided::StridedView<T>& of_owned)
+      : buffer(std::move(owned)), view(of_owned) {}
+  Operand(const Operand&) = delete;
+  Operand& operator=(const Operand&) = delete;
+  Operand(Operand&&) = default;
+  Operand& operator=(Operand&&) = default;
+  ~Operand() = default;
 };
 
 template <class T>
@@ -68,7 +79,7 @@ Operand<T> random_operand(const std::vector<std::size_t>& extents, std::mt19937&
   const std::size_t len = static_cast<std::size_t>(step) + 3;
   std::vector<T> buffer(len, sentinel<T>());
   const strided::StridedView<T> view(buffer.data(), len, extents, strides, offset);
-  return Operand<T>{std::move(buffer), view};  // moving keeps the buffer's address
+  return Operand<T>(std::move(buffer), view);  // moving keeps the buffer's address
 }
 
 template <class Extents, class F>

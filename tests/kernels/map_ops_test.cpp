@@ -1,0 +1,75 @@
+// Element ops applied on read (copy and copy_conj of conj, transpose and adjoint views) and
+// symmetrize in and out of place, against a reference loop, on every execution space.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstddef>
+#include <random>
+#include <vector>
+
+#include <strided/strided.hpp>
+
+#include "../exec_spaces.hpp"
+#include "map_test.hpp"
+#include "test_layouts.hpp"
+
+namespace {
+
+using strided_test::check_symmetrize;
+using strided_test::expect_elements;
+using strided_test::MapTest;
+using strided_test::random_operand;
+using strided_test::read;
+
+TYPED_TEST_SUITE(MapTest, strided_test::ExecSpaces, strided_test::ExecSpaceNames);
+
+template <class Exec, class View>
+void check_op_view(const Exec& exec, const View& src, std::mt19937& rng) {
+  using T = typename View::value_type;
+  std::vector<std::size_t> extents(src.extents().begin(), src.extents().end());
+  auto dst = random_operand<T>(extents, rng);
+  strided::copy_into(exec, dst.view, src);
+  expect_elements(
+      dst, [&](const std::vector<std::size_t>& i) { return read(src, i); }, src);
+  auto conj_dst = random_operand<T>(extents, rng);
+  strided::copy_conj(exec, conj_dst.view, src);
+  expect_elements(
+      conj_dst,
+      [&](const std::vector<std::size_t>& i) { return strided::detail::conj_value(read(src, i)); },
+      src);
+}
+
+TYPED_TEST(MapTest, ElementOpsAreAppliedOnRead) {
+  std::mt19937 rng(13);
+  for (const auto& extents : std::vector<std::vector<std::size_t>>{{7, 9}, {300, 200}}) {
+    auto a = random_operand<std::complex<double>>(extents, rng);
+    strided_test::fill(a.view, 2);
+    check_op_view(TypeParam(), a.view, rng);
+    check_op_view(TypeParam(), a.view.conj(), rng);
+    check_op_view(TypeParam(), a.view.transpose(), rng);
+    check_op_view(TypeParam(), a.view.adjoint(), rng);
+    check_op_view(TypeParam(), a.view.conj().adjoint(), rng);
+    auto r = random_operand<double>(extents, rng);
+    strided_test::fill(r.view, 4);
+    check_op_view(TypeParam(), r.view.adjoint(), rng);
+  }
+  // copy_conj of a conjugated view copies the original.
+  auto a = random_operand<std::complex<double>>({5, 6}, rng);
+  strided_test::fill(a.view, 8);
+  auto d = random_operand<std::complex<double>>({5, 6}, rng);
+  strided::copy_conj(TypeParam(), d.view, a.view.conj());
+  expect_elements(
+      d, [&](const std::vector<std::size_t>& i) { return read(a.view, i); }, a.view.conj());
+}
+
+TYPED_TEST(MapTest, SymmetrizeRealAndComplexInAndOutOfPlace) {
+  std::mt19937 rng(23);
+  for (std::size_t n : {0, 1, 2, 7, 64, 300}) {
+    check_symmetrize<false, double>(TypeParam(), n, rng);
+    check_symmetrize<false, std::complex<double>>(TypeParam(), n, rng);
+    check_symmetrize<true, std::complex<double>>(TypeParam(), n, rng);
+    check_symmetrize<true, double>(TypeParam(), n, rng);
+  }
+}
+
+}  // namespace
