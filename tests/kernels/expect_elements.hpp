@@ -165,9 +165,10 @@ template <class T>
       first << "\n  buffer element " << k << ": " << to_string(operand.buffer[k]);
   if (written == 0) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
-         << written << " of " << operand.buffer.size() << " buffer elements outside the view were"
-         << " written (sentinel " << to_string(sentinel<T>()) << ")" << first.str()
-         << "\nview: " << layout_to_string(operand.view) << " at buffer element " << origin;
+         << written << " buffer elements outside the view no longer hold the sentinel "
+         << to_string(sentinel<T>()) << " (buffer of " << operand.buffer.size() << " elements)"
+         << (written > 5 ? "; the first 5:" : ":") << first.str()
+         << "\nview: " << layout_to_string(operand.view) << " from buffer element " << origin;
 }
 
 }  // namespace strided_test
