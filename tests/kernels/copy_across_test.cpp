@@ -1,6 +1,6 @@
 // copy_across (pack, one contiguous transfer, unpack) forced on host spaces, where it can be
 // checked against the reference: permuted, reversed, gapped and broadcast layouts on both sides,
-// both staging sides, and copy_into routed through it by execution_options().stage_copies.
+// both staging sides, and copy_into routed through it by Options::stage_copies.
 #include <gtest/gtest.h>
 
 #include <complex>

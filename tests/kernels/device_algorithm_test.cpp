@@ -26,11 +26,12 @@ template <class Exec>
 class DeviceAlgorithmTest : public ::testing::Test {};
 TYPED_TEST_SUITE(DeviceAlgorithmTest, strided_test::ExecSpaces, strided_test::ExecSpaceNames);
 
-/// Runs `f` under one algorithm, then restores the process-wide choice.
+/// f(options) with the run's default options but the algorithm `a`.
 template <class F>
 auto with_algorithm(Algorithm a, F&& f) {
-  const strided::ScopedExecutionOptions scope(a);
-  return f();
+  strided::Options options = strided::default_options();
+  options.algorithm = a;
+  return f(static_cast<const strided::Options&>(options));
 }
 
 template <class T>
@@ -53,36 +54,38 @@ void fill_inexact(const strided::StridedView<T>& v, double salt) {
 
 TEST(Algorithm, AutoPicksTheHostAlgorithmOnHostSpaces) {
   using Host = Kokkos::DefaultHostExecutionSpace;
-  EXPECT_FALSE(with_algorithm(Algorithm::Auto,
-                              [] { return strided::detail::uses_device_algorithm<Host>(); }));
-  EXPECT_TRUE(with_algorithm(Algorithm::Device,
-                             [] { return strided::detail::uses_device_algorithm<Host>(); }));
-  EXPECT_FALSE(
-      with_algorithm(Algorithm::Device, [] { return strided::detail::may_run_inline<Host>(); }));
-  EXPECT_TRUE(
-      with_algorithm(Algorithm::Host, [] { return strided::detail::may_run_inline<Host>(); }));
+  const Host exec;
+  const auto options = [](Algorithm a) {
+    strided::Options o;
+    o.algorithm = a;
+    return o;
+  };
+  EXPECT_FALSE(strided::detail::uses_device_algorithm<Host>(options(Algorithm::Auto)));
+  EXPECT_FALSE(strided::detail::uses_device_algorithm<Host>(options(Algorithm::Host)));
+  EXPECT_TRUE(strided::detail::uses_device_algorithm<Host>(options(Algorithm::Device)));
+  // Small calls run on the calling thread under the host algorithm only.
+  EXPECT_FALSE(strided::detail::runs_inline(exec, options(Algorithm::Device), 100));
+  EXPECT_TRUE(strided::detail::runs_inline(exec, options(Algorithm::Host), 100));
+  EXPECT_TRUE(strided::detail::runs_inline(exec, options(Algorithm::Auto), 100));
 }
 
-TEST(Algorithm, ScopedOptionsRestoreThePreviousSettings) {
-  const strided::ExecutionOptions outside = strided::execution_options();
-  try {
-    const strided::ScopedExecutionOptions device(Algorithm::Device);
-    EXPECT_EQ(strided::execution_options().algorithm, Algorithm::Device);
-    EXPECT_EQ(strided::execution_options().stage_copies, outside.stage_copies);
-    {
-      strided::ExecutionOptions staged;
-      staged.stage_copies = true;
-      const strided::ScopedExecutionOptions inner(staged);
-      EXPECT_EQ(strided::execution_options().algorithm, Algorithm::Auto);
-      EXPECT_TRUE(strided::execution_options().stage_copies);
-    }
-    EXPECT_EQ(strided::execution_options().algorithm, Algorithm::Device);
-    EXPECT_EQ(strided::execution_options().stage_copies, outside.stage_copies);
-    throw std::runtime_error("leaving the scope by an exception");
-  } catch (const std::runtime_error&) {
-  }
-  EXPECT_EQ(strided::execution_options().algorithm, outside.algorithm);
-  EXPECT_EQ(strided::execution_options().stage_copies, outside.stage_copies);
+TEST(Algorithm, DefaultOptionsApplyToCallsWithoutOptions) {
+  const strided::Options before = strided::default_options();
+  strided::Options device = before;
+  device.algorithm = Algorithm::Device;
+  device.stage_copies = true;
+  strided::set_default_options(device);
+  EXPECT_EQ(strided::default_options().algorithm, Algorithm::Device);
+  EXPECT_TRUE(strided::default_options().stage_copies);
+  // A call's own options win over the defaults.
+  std::vector<double> a(64, 1.0), b(64, 0.0);
+  const strided::StridedView<double> av(a.data(), a.size(), {8, 8}, {8, 1});
+  const strided::StridedView<double> bv(b.data(), b.size(), {8, 8}, {1, 8});
+  strided::copy_into(bv, av, strided::Options{});
+  EXPECT_EQ(b, a);
+  strided::set_default_options(before);
+  EXPECT_EQ(strided::default_options().algorithm, before.algorithm);
+  EXPECT_EQ(strided::default_options().stage_copies, before.stage_copies);
 }
 
 TYPED_TEST(DeviceAlgorithmTest, ReductionsHaveTheBitsOfTheHostAlgorithm) {
@@ -102,20 +105,20 @@ TYPED_TEST(DeviceAlgorithmTest, ReductionsHaveTheBitsOfTheHostAlgorithm) {
       fill_inexact(b.view, 2);
       fill_inexact(f.view, 3);
       fill_inexact(z.view, 4);
-      const auto all = [&] {
+      const auto all = [&](const strided::Options& o) {
         return std::vector<double>{
-            strided::sum(exec, a.view),
-            strided::sum_squares(exec, a.view),
-            strided::dot(exec, a.view, b.view),
-            strided::dot<double>(exec, f.view, a.view),
-            strided::max(exec, a.view),
-            strided::min(exec, b.view),
+            strided::sum(exec, a.view, o),
+            strided::sum_squares(exec, a.view, o),
+            strided::dot(exec, a.view, b.view, o),
+            strided::dot<double>(exec, f.view, a.view, o),
+            strided::max(exec, a.view, o),
+            strided::min(exec, b.view, o),
             strided::reduce(
                 exec, a.view, [](double x) { return 1 + 1e-3 * x; },
-                [](double x, double y) { return x * y; }, 1.0),
-            strided::sum(exec, z.view.conj()).real(),
-            strided::sum(exec, z.view.conj()).imag(),
-            rank > 0 ? strided::sum(exec, a.view.reverse(0)) : 0.0,
+                [](double x, double y) { return x * y; }, 1.0, o),
+            strided::sum(exec, z.view.conj(), o).real(),
+            strided::sum(exec, z.view.conj(), o).imag(),
+            rank > 0 ? strided::sum(exec, a.view.reverse(0), o) : 0.0,
         };
       };
       const auto host = with_algorithm(Algorithm::Host, all);
@@ -144,9 +147,9 @@ TYPED_TEST(DeviceAlgorithmTest, AxisReductionsHaveTheBitsOfTheHostAlgorithm) {
       std::vector<std::size_t> kept;
       for (std::size_t k = 0; k < rank; ++k)
         if (std::find(axes.begin(), axes.end(), k) == axes.end()) kept.push_back(extents[k]);
-      const auto reduce = [&] {
+      const auto reduce = [&](const strided::Options& o) {
         auto out = random_operand<double>(kept, rng);
-        strided::sum_axes(exec, out.view, a.view, axes);
+        strided::sum_axes(exec, out.view, a.view, axes, o);
         return out;
       };
       auto host = with_algorithm(Algorithm::Host, reduce);
@@ -175,15 +178,15 @@ TYPED_TEST(DeviceAlgorithmTest, MapsWriteWhatTheHostAlgorithmWrites) {
     auto b = random_operand<double>(extents, rng);
     fill_inexact(a.view, 6);
     fill_inexact(b.view, 7);
-    const auto run = [&] {
+    const auto run = [&](const strided::Options& o) {
       auto copied = random_operand<double>(extents, rng);
       auto summed = random_operand<double>(extents, rng);
       auto zipped = random_operand<double>(extents, rng);
-      strided::copy_into(exec, copied.view, a.view);
-      strided::copy_into(exec, summed.view, b.view);
-      strided::add(exec, summed.view, a.view);
+      strided::copy_into(exec, copied.view, a.view, o);
+      strided::copy_into(exec, summed.view, b.view, o);
+      strided::add(exec, summed.view, a.view, o);
       strided::zip_map_into(
-          exec, zipped.view, [](double x, double y) { return x * y - 1; }, a.view, b.view);
+          exec, zipped.view, [](double x, double y) { return x * y - 1; }, a.view, b.view, o);
       // Moved, not copied (an initializer list copies): the views keep pointing at the buffers.
       std::vector<strided_test::Operand<double>> outputs;
       outputs.push_back(std::move(copied));

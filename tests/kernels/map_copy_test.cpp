@@ -59,11 +59,9 @@ TYPED_TEST(MapTest, LargePermutedCopiesUseEveryThread) {
 }
 
 TYPED_TEST(MapTest, MDRangeTileScheduleGivesTheSameResults) {
-  // The tile grid handed out as a Kokkos MDRangePolicy (ranks 2 to 6 and folded higher ranks).
-  struct Restore {
-    ~Restore() { strided::detail::tile_policy() = strided::detail::TilePolicy::Range; }
-  } restore;
-  strided::detail::tile_policy() = strided::detail::TilePolicy::MDRange;
+  // The tile grid handed out as a Kokkos MDRangePolicy (tile axes 0 and 1, the outer ones folded).
+  strided::Options mdrange = strided::default_options();
+  mdrange.tile_policy = strided::TilePolicy::MDRange;
   std::mt19937 rng(12);
   for (const auto& extents :
        std::vector<std::vector<std::size_t>>{{257, 255},
@@ -73,17 +71,14 @@ TYPED_TEST(MapTest, MDRangeTileScheduleGivesTheSameResults) {
                                              {3, 4, 5, 6, 7, 8},
                                              {2, 3, 4, 5, 6, 7, 8},
                                              {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}})
-    check_copy<double>(TypeParam(), extents, rng);
+    check_copy<double>(TypeParam(), extents, rng, mdrange);
 }
 
 TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
   // Outputs above stream_bytes use non-temporal stores (unit and transposed paths, including
   // unaligned starts): lower the threshold so that test-sized outputs take them.
-  struct Restore {
-    std::size_t saved = strided::planner_options().stream_bytes;
-    ~Restore() { strided::planner_options().stream_bytes = saved; }
-  } restore;
-  strided::planner_options().stream_bytes = 1024;
+  strided::Options streaming = strided::default_options();
+  streaming.planner.stream_bytes = 1024;
   std::mt19937 rng(14);
   for (const auto& extents :
        std::vector<std::vector<std::size_t>>{{257, 255},
@@ -92,14 +87,20 @@ TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
                                              {130, 3, 129},
                                              {4, 4, 4, 16, 16},
                                              {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}}) {
-    check_copy<double>(TypeParam(), extents, rng);
-    check_copy<float>(TypeParam(), extents, rng);
-    check_copy<int>(TypeParam(), extents, rng);
+    check_copy<double>(TypeParam(), extents, rng, streaming);
+    check_copy<float>(TypeParam(), extents, rng, streaming);
+    check_copy<int>(TypeParam(), extents, rng, streaming);
+  }
+  // The plans of these calls say (and so select) streaming stores.
+  {
+    auto x = random_operand<double>({257, 255}, rng);
+    EXPECT_TRUE(strided::plan(x.view, x.view, streaming).stream_stores);
+    EXPECT_FALSE(strided::plan(x.view, x.view).stream_stores);
   }
   auto a = random_operand<double>({300, 200}, rng, {false, false, false});
   strided_test::fill(a.view, 3);
   auto t = random_operand<double>({200, 300}, rng, {false, false, false});
-  strided::copy_into(TypeParam(), t.view, a.view.transpose());
+  strided::copy_into(TypeParam(), t.view, a.view.transpose(), streaming);
   expect_elements(
       t,
       [&](const std::vector<std::size_t>& i) {
@@ -108,16 +109,16 @@ TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
       a.view.transpose());
   auto sliced = random_operand<double>({200, 301}, rng, {false, false, false});
   const auto odd = sliced.view.slice(1, 1, 301);  // rows start off the 16-byte grid
-  strided::copy_into(TypeParam(), odd, a.view.transpose());
+  strided::copy_into(TypeParam(), odd, a.view.transpose(), streaming);
   EXPECT_TRUE(strided_test::elements_equal(
       odd,
       [&](const std::vector<std::size_t>& i) {
         return read(a.view, {i[1], i[0]});
       },
       a.view.transpose()));
-  check_symmetrize<false, double>(TypeParam(), 300, rng);
-  check_symmetrize<true, double>(TypeParam(), 97, rng);
-  check_symmetrize<false, float>(TypeParam(), 160, rng);
+  check_symmetrize<false, double>(TypeParam(), 300, rng, streaming);
+  check_symmetrize<true, double>(TypeParam(), 97, rng, streaming);
+  check_symmetrize<false, float>(TypeParam(), 160, rng, streaming);
 }
 
 TYPED_TEST(MapTest, BroadcastSourceWithZeroStrides) {

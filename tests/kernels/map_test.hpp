@@ -31,18 +31,20 @@ void expect_elements(const Operand<T>& dst, const Expected& expected, const Srcs
 }
 
 template <class T, class Exec>
-void check_copy(const Exec& exec, const std::vector<std::size_t>& extents, std::mt19937& rng) {
+void check_copy(const Exec& exec, const std::vector<std::size_t>& extents, std::mt19937& rng,
+                const strided::Options& options = strided::default_options()) {
   auto src = random_operand<T>(extents, rng);
   auto dst = random_operand<T>(extents, rng);
   strided_test::fill(src.view, 3);
-  strided::copy_into(exec, dst.view, src.view);
+  strided::copy_into(exec, dst.view, src.view, options);
   expect_elements(
       dst, [&](const std::vector<std::size_t>& i) { return read(src.view, i); }, src.view);
 }
 
 /// Symmetrizes a random n x n matrix in and out of place against the reference.
 template <bool Hermitian, class T, class Exec>
-void check_symmetrize(const Exec& exec, std::size_t n, std::mt19937& rng) {
+void check_symmetrize(const Exec& exec, std::size_t n, std::mt19937& rng,
+                      const strided::Options& options = strided::default_options()) {
   auto a = random_operand<T>({n, n}, rng);
   strided_test::fill(a.view, 3);
   const auto mirror = [](const T& x) { return Hermitian ? strided::detail::conj_value(x) : x; };
@@ -51,16 +53,16 @@ void check_symmetrize(const Exec& exec, std::size_t n, std::mt19937& rng) {
   };
   auto dst = random_operand<T>({n, n}, rng);
   if (Hermitian)
-    strided::symmetrize_conj_into(exec, dst.view, a.view);
+    strided::symmetrize_conj_into(exec, dst.view, a.view, options);
   else
-    strided::symmetrize_into(exec, dst.view, a.view);
+    strided::symmetrize_into(exec, dst.view, a.view, options);
   expect_elements(
       dst, [&](const std::vector<std::size_t>& i) { return expected(a.view, i); }, a.view);
   // In place: the result equals the out-of-place one.
   if (Hermitian)
-    strided::symmetrize_conj_into(exec, a.view, a.view);
+    strided::symmetrize_conj_into(exec, a.view, a.view, options);
   else
-    strided::symmetrize_into(exec, a.view, a.view);
+    strided::symmetrize_into(exec, a.view, a.view, options);
   EXPECT_TRUE(strided_test::elements_equal(
       a.view, [&](const std::vector<std::size_t>& i) { return read(dst.view, i); }, a.view));
 }

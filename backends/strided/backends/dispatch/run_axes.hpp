@@ -2,13 +2,15 @@
 #define STRIDED_BACKENDS_DISPATCH_RUN_AXES_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error \
+    "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
 #endif
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
 #include <string>
+#include <type_traits>
 
 #include "strided/backends/common/axis_fold.hpp"
 #include "strided/backends/device/run_teams.hpp"
@@ -143,8 +145,8 @@ void run_axes(const Exec& exec, const AxesLayout<S>& layout, const Dst& dst, con
                                                        staged.template get<1>(), fold, partials});
   }
   Kokkos::parallel_for(label, compat::range_policy(exec, outputs),
-                       CombineOutputs<S, Dst, ReduceFn, U>{staged.template get<0>(), tiles,
-                                                           partials, dst, reduce_fn, init});
+                       CombineOutputs<S, Dst, std::decay_t<ReduceFn>, U>{
+                           staged.template get<0>(), tiles, partials, dst, reduce_fn, init});
   compat::fence(exec, "strided::reduce_axes: release the partials");
 }
 
