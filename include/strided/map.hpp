@@ -71,14 +71,24 @@ void check_no_overlaps(const char* function, const DV& dst, const SV&... srcs) {
   (check_no_overlap(function, dst, srcs, index++), ...);
 }
 
+/// Out of line: the message (with the plan printed) stays off the path of every planned call.
+template <int N>
+[[noreturn]] STRIDED_NOINLINE void plan_mismatch(const char* function, const Plan<N>& plan) {
+  throw_error(ErrorCode::PlanMismatch, function,
+              "the operands' extents, strides or element sizes differ from the plan's (",
+              explain(plan), ")");
+}
+
+[[noreturn]] inline STRIDED_NOINLINE void non_injective_plan(const char* function) {
+  throw_error(ErrorCode::NonInjectiveOutput, function,
+              "the plan's destination maps two indices to one element");
+}
+
 /// A kept plan's layouts against the operands'.
 template <int N, class... V>
 void check_plan(const char* function, const KernelPlan<N>& p, const V&... views) {
   static_assert(sizeof...(V) == N, "strided: the plan was made for another number of operands");
-  if (!same_layouts(p.state().key, views...))
-    throw_error(ErrorCode::PlanMismatch, function,
-                "the operands' extents, strides or element sizes differ from the plan's (",
-                explain(p.plan()), ")");
+  if (!same_layouts(p.state().key, views...)) plan_mismatch(function, p.plan());
 }
 
 /// Every element-wise kernel without a plan ends here: checks, plan, one dispatch.
@@ -103,9 +113,7 @@ void zip_map_planned(const char* function, const std::string& label, const Exec&
   compat::ScopedRegion region(label);
   check_plan(function, p, dst, srcs...);
   const auto& state = p.state();
-  if (!state.injective_first)
-    throw_error(ErrorCode::NonInjectiveOutput, function,
-                "the plan's destination maps two indices to one element");
+  if (!state.injective_first) non_injective_plan(function);
   const auto body = map_body(dst, f, srcs...);
   if (state.one_dense && (disjoint_or_same(dst, srcs) && ...)) {
     if (runs_inline(exec, state.options, dst.size()) && dst.size() <= INLINE_ELEMENTS) {

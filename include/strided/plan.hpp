@@ -54,16 +54,17 @@ LayoutKey layout_key(const V&... views) {
   return LayoutKey(first.rank(), first.extents().data(), N, strides, sizes);
 }
 
+/// Whether `views` (as many as the key's operands) have the key's layouts: O(rank) each.
 template <class... V>
 bool same_layouts(const LayoutKey& key, const V&... views) {
-  constexpr int N = static_cast<int>(sizeof...(V));
-  const std::ptrdiff_t* strides[N] = {views.strides().data()...};
-  const std::size_t sizes[N] = {sizeof(typename V::value_type)...};
-  const std::size_t ranks[N] = {views.rank()...};
-  const std::size_t* extents[N] = {views.extents().data()...};
-  for (int k = 0; k < N; ++k)
-    if (ranks[k] != key.rank() || !key.same_extents(extents[k])) return false;
-  return key.matches(key.rank(), extents[0], strides, sizes);
+  if (static_cast<int>(sizeof...(V)) != key.operands() || ((views.rank() != key.rank()) || ...))
+    return false;
+  int k = 0;
+  bool same = true;
+  ((same = same && key.operand_matches(k++, views.extents().data(), views.strides().data(),
+                                       sizeof(typename V::value_type))),
+   ...);
+  return same;
 }
 
 /// What a KernelPlan shares between its copies.

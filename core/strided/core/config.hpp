@@ -2,7 +2,8 @@
 #define STRIDED_CORE_CONFIG_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error \
+    "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
 #endif
 
 // core/ is free of Kokkos, yet a few of its functions also run inside device kernels.
@@ -10,6 +11,13 @@
 #define STRIDED_HOST_DEVICE __host__ __device__
 #else
 #define STRIDED_HOST_DEVICE
+#endif
+
+// Keeps cold paths (error messages) out of the callers' hot code.
+#if defined(__GNUC__) || defined(__clang__)
+#define STRIDED_NOINLINE __attribute__((noinline))
+#else
+#define STRIDED_NOINLINE
 #endif
 
 #endif

@@ -2,7 +2,8 @@
 #define STRIDED_CORE_LAYOUT_KEY_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error \
+    "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
 #endif
 
 #include <cstddef>
@@ -18,42 +19,38 @@ class LayoutKey {
   LayoutKey() = default;
   LayoutKey(std::size_t rank, const std::size_t* extents, int operands,
             const std::ptrdiff_t* const* strides, const std::size_t* sizes)
-      : m_rank(rank), m_extents(extents, extents + rank), m_sizes(sizes, sizes + operands) {
-    m_strides.reserve(rank * static_cast<std::size_t>(operands));
-    for (int k = 0; k < operands; ++k)
-      m_strides.insert(m_strides.end(), strides[k], strides[k] + rank);
+      : m_rank(rank), m_operands(operands) {
+    // One block: extents, then each operand's element size and strides.
+    m_data.reserve(rank + static_cast<std::size_t>(operands) * (1 + rank));
+    for (std::size_t a = 0; a < rank; ++a)
+      m_data.push_back(static_cast<std::ptrdiff_t>(extents[a]));
+    for (int k = 0; k < operands; ++k) {
+      m_data.push_back(static_cast<std::ptrdiff_t>(sizes[k]));
+      m_data.insert(m_data.end(), strides[k], strides[k] + rank);
+    }
   }
 
   std::size_t rank() const { return m_rank; }
-  int operands() const { return static_cast<int>(m_sizes.size()); }
+  int operands() const { return m_operands; }
 
-  bool same_extents(const std::size_t* extents) const {
-    for (std::size_t a = 0; a < m_rank; ++a)
-      if (extents[a] != m_extents[a]) return false;
-    return true;
-  }
-
-  /// Whether operands of these layouts (same count as the key's) are the ones planned for.
+  /// Whether operand k (of rank rank()) has the planned extents, strides and element size.
   /// Strides of extent-1 axes are compared too: a plan's layouts are exact, not equivalent.
-  bool matches(std::size_t rank, const std::size_t* extents, const std::ptrdiff_t* const* strides,
-               const std::size_t* sizes) const {
-    if (rank != m_rank) return false;
-    for (std::size_t a = 0; a < rank; ++a)
-      if (extents[a] != m_extents[a]) return false;
-    for (int k = 0; k < operands(); ++k) {
-      if (sizes[k] != m_sizes[static_cast<std::size_t>(k)]) return false;
-      const std::ptrdiff_t* mine = m_strides.data() + static_cast<std::size_t>(k) * rank;
-      for (std::size_t a = 0; a < rank; ++a)
-        if (strides[k][a] != mine[a]) return false;
-    }
+  bool operand_matches(int k, const std::size_t* extents, const std::ptrdiff_t* strides,
+                       std::size_t size) const {
+    const std::ptrdiff_t* d = m_data.data();
+    for (std::size_t a = 0; a < m_rank; ++a)
+      if (static_cast<std::ptrdiff_t>(extents[a]) != d[a]) return false;
+    const std::ptrdiff_t* mine = d + m_rank + static_cast<std::size_t>(k) * (1 + m_rank);
+    if (static_cast<std::ptrdiff_t>(size) != mine[0]) return false;
+    for (std::size_t a = 0; a < m_rank; ++a)
+      if (strides[a] != mine[1 + a]) return false;
     return true;
   }
 
  private:
   std::size_t m_rank = 0;
-  std::vector<std::size_t> m_extents;
-  std::vector<std::ptrdiff_t> m_strides;  ///< operand k's strides at [k * rank, (k + 1) * rank)
-  std::vector<std::size_t> m_sizes;
+  int m_operands = 0;
+  std::vector<std::ptrdiff_t> m_data;
 };
 
 }  // namespace strided::detail
