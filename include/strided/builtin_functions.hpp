@@ -2,7 +2,7 @@
 #define STRIDED_BUILTIN_FUNCTIONS_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
 #endif
 
 // The element functions of the built-in kernels (copy, add, axpy, sum, dot, max, ...). Products

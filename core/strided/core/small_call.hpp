@@ -2,7 +2,7 @@
 #define STRIDED_CORE_SMALL_CALL_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
 #endif
 
 // The tests that let a small call skip planning: one dense layout shared by every operand, and

@@ -2,7 +2,7 @@
 #define STRIDED_BACKENDS_COMMON_LANES_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
 #endif
 
 // The fold order of every reduction, defined once: the library's reproducibility promise. Host

@@ -2,7 +2,7 @@
 #define STRIDED_BACKENDS_COMMON_UNROLL_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
 #endif
 
 /// Unrolls the next loop 4 times on host compilers: GCC's vectorized element-wise loops run at

@@ -2,7 +2,7 @@
 #define STRIDED_BACKENDS_DISPATCH_ALGORITHM_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
 #endif
 
 // The two decisions every kernel makes, each made here only: which algorithm runs the tiles,
