@@ -116,10 +116,8 @@ void zip_map_planned(const char* function, const std::string& label, const Exec&
   if (!state.injective_first) non_injective_plan(function);
   const auto body = map_body(dst, f, srcs...);
   if (state.one_dense && (disjoint_or_same(dst, srcs) && ...)) {
-    if (runs_inline(exec, state.options, dst.size()) && dst.size() <= INLINE_ELEMENTS) {
-      std::ptrdiff_t zeros[N] = {}, ones[N];
-      for (int k = 0; k < N; ++k) ones[k] = 1;
-      body(zeros, dst.size(), 1, ones, zeros);
+    if (runs_as_one_run(exec, state.options, dst.size())) {
+      walk_one_run<N>(body, dst.size());
       return;
     }
   } else {

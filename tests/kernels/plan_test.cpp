@@ -102,6 +102,136 @@ TYPED_TEST(PlanTest, KeptAxesPlansGiveTheOneShotBits) {
   }
 }
 
+/// Every kernel's plan overloads, with and without an execution space, against the one-shot
+/// call on the same data: the same buffer for element-wise kernels, the same bits for reductions.
+TYPED_TEST(PlanTest, EveryKernelTakesAPlan) {
+  const TypeParam exec;
+  std::mt19937 rng(14);
+  const std::vector<std::size_t> extents{23, 17, 9};
+  auto a = random_operand<double>(extents, rng);
+  auto b = random_operand<double>(extents, rng);
+  strided_test::fill(a.view, 1);
+  strided_test::fill(b.view, 2);
+  auto dst = random_operand<double>(extents, rng);
+  const auto p2 = strided::make_plan(dst.view, a.view);
+  const auto p3 = strided::make_plan(dst.view, dst.view, a.view);
+  const auto zip = strided::make_plan(dst.view, a.view, b.view);
+  EXPECT_TRUE(p2.matches(dst.view, a.view));
+  EXPECT_FALSE(p2.matches(a.view, dst.view));
+  const auto twice = [](double x) { return 2 * x; };
+  const auto minus = [](double x, double y) { return x - y; };
+  // Each element-wise kernel through its plan (with and without exec) and one-shot.
+  const auto same_as_one_shot = [&](const char* what, auto&& planned, auto&& one_shot) {
+    auto got = same_layout(dst, 3), want = same_layout(dst, 3);
+    planned(got.view);
+    one_shot(want.view);
+    EXPECT_EQ(got.buffer, want.buffer) << what;
+  };
+  same_as_one_shot(
+      "copy_into", [&](auto d) { strided::copy_into(exec, p2, d, a.view); },
+      [&](auto d) { strided::copy_into(exec, d, a.view); });
+  same_as_one_shot(
+      "copy_into (no exec)", [&](auto d) { strided::copy_into(p2, d, a.view); },
+      [&](auto d) { strided::copy_into(d, a.view); });
+  same_as_one_shot(
+      "copy_conj", [&](auto d) { strided::copy_conj(exec, p2, d, a.view); },
+      [&](auto d) { strided::copy_conj(exec, d, a.view); });
+  same_as_one_shot(
+      "copy_scale", [&](auto d) { strided::copy_scale(p2, d, a.view, 1.5); },
+      [&](auto d) { strided::copy_scale(exec, d, a.view, 1.5); });
+  same_as_one_shot(
+      "map_into", [&](auto d) { strided::map_into(exec, p2, d, a.view, twice); },
+      [&](auto d) { strided::map_into(d, a.view, twice); });
+  same_as_one_shot(
+      "map_into (no exec)", [&](auto d) { strided::map_into(p2, d, a.view, twice); },
+      [&](auto d) { strided::map_into(exec, d, a.view, twice); });
+  same_as_one_shot(
+      "zip_map_into (no exec)",
+      [&](auto d) { strided::zip_map_into(zip, d, minus, a.view, b.view); },
+      [&](auto d) { strided::zip_map_into(exec, d, minus, a.view, b.view); });
+  same_as_one_shot(
+      "add", [&](auto d) { strided::add(exec, p3, d, a.view); },
+      [&](auto d) { strided::add(exec, d, a.view); });
+  same_as_one_shot(
+      "mul", [&](auto d) { strided::mul(p3, d, a.view); },
+      [&](auto d) { strided::mul(exec, d, a.view); });
+  same_as_one_shot(
+      "axpy (no exec)", [&](auto d) { strided::axpy(p3, d, a.view, -0.75); },
+      [&](auto d) { strided::axpy(exec, d, a.view, -0.75); });
+  // (A plan of (dst, src) given to add, mul or axpy fails to compile: they need (dst, dst, src).)
+
+  // Full reductions: the same bits.
+  const auto one = strided::make_plan(a.view);
+  const auto two = strided::make_plan(a.view, b.view);
+  const auto plus = [](double x, double y) { return x + y; };
+  const auto cube = [](double x) { return x * x * x; };
+  EXPECT_TRUE(same_bits(strided::reduce(exec, one, a.view, cube, plus, 0.5),
+                        strided::reduce(exec, a.view, cube, plus, 0.5)));
+  EXPECT_TRUE(same_bits(strided::reduce(one, a.view, cube, plus, 0.5),
+                        strided::reduce(a.view, cube, plus, 0.5)));
+  EXPECT_TRUE(same_bits(strided::zip_reduce(exec, two, a.view, b.view, minus, plus, 0.0),
+                        strided::zip_reduce(exec, a.view, b.view, minus, plus, 0.0)));
+  EXPECT_TRUE(same_bits(strided::zip_reduce(two, a.view, b.view, minus, plus, 0.0),
+                        strided::zip_reduce(a.view, b.view, minus, plus, 0.0)));
+  EXPECT_TRUE(same_bits(strided::sum(one, a.view), strided::sum(exec, a.view)));
+  EXPECT_TRUE(same_bits(strided::product(exec, one, a.view), strided::product(exec, a.view)));
+  EXPECT_TRUE(same_bits(strided::product(one, a.view), strided::product(a.view)));
+  EXPECT_TRUE(
+      same_bits(strided::sum_squares(exec, one, a.view), strided::sum_squares(exec, a.view)));
+  EXPECT_TRUE(same_bits(strided::sum_squares(one, a.view), strided::sum_squares(a.view)));
+  EXPECT_TRUE(same_bits(strided::max(one, a.view), strided::max(a.view)));
+  EXPECT_TRUE(same_bits(strided::min(exec, one, a.view), strided::min(exec, a.view)));
+  EXPECT_TRUE(same_bits(strided::min(one, a.view), strided::min(a.view)));
+  EXPECT_TRUE(same_bits(strided::dot(two, a.view, b.view), strided::dot(a.view, b.view)));
+  EXPECT_TRUE(same_bits(strided::dot<long double>(exec, two, a.view, b.view),
+                        strided::dot<long double>(exec, a.view, b.view)));
+
+  // Axis reductions: every built-in and reduce_axes, with and without exec.
+  auto out = random_operand<double>({23, 9}, rng);
+  const auto axes = strided::make_axes_plan(out.view, a.view, {1});
+  const auto dots = strided::make_axes_plan(out.view, a.view, b.view, {1});
+  EXPECT_EQ(axes.axes().size(), 1u);
+  EXPECT_EQ(axes.reduced_plan().count, 17u);
+  EXPECT_EQ(axes.kept_plan().count, 23u * 9u);
+  EXPECT_EQ(axes.options().planner.max_tile_elements,
+            strided::default_options().planner.max_tile_elements);
+  EXPECT_NE(strided::explain(axes).find("reduced axes: strategy"), std::string::npos);
+  const auto same_axes = [&](const char* what, auto&& planned, auto&& one_shot) {
+    auto got = same_layout(out, 0), want = same_layout(out, 0);
+    planned(got.view);
+    one_shot(want.view);
+    EXPECT_EQ(0, std::memcmp(got.buffer.data(), want.buffer.data(), got.buffer.size() * 8)) << what;
+  };
+  same_axes(
+      "reduce_axes", [&](auto d) { strided::reduce_axes(exec, axes, d, a.view, cube, plus, 1.0); },
+      [&](auto d) { strided::reduce_axes(exec, d, a.view, {1}, cube, plus, 1.0); });
+  same_axes(
+      "reduce_axes (no exec)",
+      [&](auto d) { strided::reduce_axes(axes, d, a.view, cube, plus, 1.0); },
+      [&](auto d) { strided::reduce_axes(d, a.view, {1}, cube, plus, 1.0); });
+  same_axes(
+      "sum_axes", [&](auto d) { strided::sum_axes(axes, d, a.view); },
+      [&](auto d) { strided::sum_axes(exec, d, a.view, {1}); });
+  same_axes(
+      "product_axes", [&](auto d) { strided::product_axes(exec, axes, d, a.view); },
+      [&](auto d) { strided::product_axes(exec, d, a.view, {1}); });
+  same_axes(
+      "sum_squares_axes", [&](auto d) { strided::sum_squares_axes(axes, d, a.view); },
+      [&](auto d) { strided::sum_squares_axes(d, a.view, {1}); });
+  same_axes(
+      "max_axes", [&](auto d) { strided::max_axes(exec, axes, d, a.view); },
+      [&](auto d) { strided::max_axes(exec, d, a.view, {1}); });
+  same_axes(
+      "min_axes", [&](auto d) { strided::min_axes(axes, d, a.view); },
+      [&](auto d) { strided::min_axes(d, a.view, {1}); });
+  same_axes(
+      "dot_axes", [&](auto d) { strided::dot_axes(exec, dots, d, a.view, b.view); },
+      [&](auto d) { strided::dot_axes(exec, d, a.view, b.view, {1}); });
+  same_axes(
+      "dot_axes (no exec)", [&](auto d) { strided::dot_axes(dots, d, a.view, b.view); },
+      [&](auto d) { strided::dot_axes(d, a.view, b.view, {1}); });
+}
+
 TYPED_TEST(PlanTest, OperandsOfOtherLayoutsAreRefusedBeforeAnyWrite) {
   const TypeParam exec;
   std::vector<double> a(48), b(48);

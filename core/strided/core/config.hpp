@@ -2,8 +2,7 @@
 #define STRIDED_CORE_CONFIG_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error \
-    "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
 #endif
 
 // core/ is free of Kokkos, yet a few of its functions also run inside device kernels.

@@ -2,8 +2,7 @@
 #define STRIDED_CORE_LAYOUT_KEY_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error \
-    "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
 #endif
 
 #include <cstddef>

@@ -101,6 +101,15 @@ KOKKOS_INLINE_FUNCTION void for_each_tile(const Plan<N>& p, std::size_t first, s
   }
 }
 
+/// `count` elements of one dense layout shared by the N operands of `body`, as one unit-stride
+/// run from their origins: the whole walk of a one-tile flat plan.
+template <int N, class Body>
+KOKKOS_INLINE_FUNCTION void walk_one_run(Body& body, std::size_t count) {
+  std::ptrdiff_t zeros[N] = {}, ones[N];
+  for (int k = 0; k < N; ++k) ones[k] = 1;
+  body(zeros, count, 1, ones, zeros);
+}
+
 }  // namespace strided::detail
 
 #endif

@@ -43,6 +43,12 @@ bool runs_inline(const Exec& exec, const Options& options, std::size_t work) {
   }
 }
 
+/// A call small enough to run as one run on the calling thread, without its tiles.
+template <class Exec>
+bool runs_as_one_run(const Exec& exec, const Options& options, std::size_t count) {
+  return count <= INLINE_ELEMENTS && runs_inline(exec, options, count);
+}
+
 }  // namespace strided::detail
 
 #endif

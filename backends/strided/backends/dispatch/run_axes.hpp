@@ -2,8 +2,7 @@
 #define STRIDED_BACKENDS_DISPATCH_RUN_AXES_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error \
-    "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
 #endif
 
 #include <Kokkos_Core.hpp>

@@ -55,13 +55,10 @@ template <class Exec, class Body, class DV, class... SV>
 bool run_map_inline(const Exec& exec, const Options& options, const Body& body, const DV& dst,
                     const SV&... srcs) {
   const std::size_t count = dst.size();
-  if (count > INLINE_ELEMENTS || !runs_inline(exec, options, count) ||
-      !one_dense_layout(dst, srcs...) || !(disjoint_or_same(dst, srcs) && ...))
+  if (!runs_as_one_run(exec, options, count) || !one_dense_layout(dst, srcs...) ||
+      !(disjoint_or_same(dst, srcs) && ...))
     return false;
-  constexpr int N = 1 + static_cast<int>(sizeof...(SV));
-  std::ptrdiff_t zeros[N] = {}, ones[N];
-  for (int k = 0; k < N; ++k) ones[k] = 1;
-  body(zeros, count, 1, ones, zeros);
+  walk_one_run<1 + static_cast<int>(sizeof...(SV))>(body, count);
   return true;
 }
 

@@ -2,8 +2,7 @@
 #define STRIDED_BACKENDS_DISPATCH_RUN_REDUCE_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
-#error \
-    "strided: internal header; include <strided/strided.hpp> or a public header of include/strided/"
+#error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
 #endif
 
 #include <cstddef>
@@ -39,10 +38,8 @@ U run_reduce(const Exec& exec, const Plan<N>& plan, const Fold& fold, const Redu
 /// The fold of `count` elements of one dense layout as one run: the bits of a one-tile plan.
 template <int N, class U, class Fold, class ReduceFn>
 U reduce_one_run(const Fold& fold, const ReduceFn& red, const U& init, std::size_t count) {
-  std::ptrdiff_t zeros[N] = {}, ones[N];
-  for (int k = 0; k < N; ++k) ones[k] = 1;
   Fold local = fold;
-  local(zeros, count, 1, ones, zeros);
+  walk_one_run<N>(local, count);
   return red(init, local.result());
 }
 
@@ -53,9 +50,8 @@ bool run_reduce_inline(const Exec& exec, const Options& options, const Fold& fol
                        const ReduceFn& red, const U& init, U& result, const SV&... srcs) {
   const auto& first = std::get<0>(std::forward_as_tuple(srcs...));
   const std::size_t count = first.size();
-  if (count == 0 || count > INLINE_ELEMENTS || count > options.planner.max_tile_elements ||
-      options.planner.block_override || !runs_inline(exec, options, count) ||
-      !one_dense_layout(srcs...))
+  if (count == 0 || count > options.planner.max_tile_elements || options.planner.block_override ||
+      !runs_as_one_run(exec, options, count) || !one_dense_layout(srcs...))
     return false;
   result = reduce_one_run<static_cast<int>(sizeof...(SV))>(fold, red, init, count);
   return true;
