@@ -1,0 +1,285 @@
+#ifndef STRIDED_BACKENDS_HOST_SIMD_TRANSPOSE_HPP
+#define STRIDED_BACKENDS_HOST_SIMD_TRANSPOSE_HPP
+
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
+#endif
+
+// In-register transposes of square blocks, the inner step of every transposed copy: a block of
+// B x B elements is loaded as B source rows and stored as B destination rows, so both sides
+// move whole vectors (whole cache lines for B = one line). Chosen at compile time from the
+// target flags: AVX-512 (8 x 8 doubles in zmm), AVX (4 x 4 doubles, 8 x 8 floats in ymm), SSE2
+// (2 x 2 doubles, 4 x 4 floats in xmm), scalar elsewhere. Elements are moved as bits (4- or
+// 8-byte units), never as values, so any trivially copyable type of those sizes qualifies and
+// no NaN is touched. Host code only: device compilations see the scalar loop.
+
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && \
+    (defined(__SSE2__) || defined(__AVX__) || defined(__AVX512F__))
+#include <immintrin.h>
+#define STRIDED_SIMD_X86 1
+#else
+#define STRIDED_SIMD_X86 0
+#endif
+
+namespace strided::detail::simd {
+
+/// The instruction set the transposes were compiled for (explain and the report print it).
+inline constexpr const char* isa_name() {
+#if STRIDED_SIMD_X86 && defined(__AVX512F__)
+  return "avx512";
+#elif STRIDED_SIMD_X86 && defined(__AVX__)
+  return "avx";
+#elif STRIDED_SIMD_X86
+  return "sse2";
+#else
+  return "scalar";
+#endif
+}
+
+/// Whether T moves through the vector kernels (4- or 8-byte trivially copyable elements).
+template <class T>
+inline constexpr bool transposable_v = STRIDED_SIMD_X86&& std::is_trivially_copyable_v<T> &&
+                                       (sizeof(T) == 8 || sizeof(T) == 4);
+
+#if STRIDED_SIMD_X86
+namespace x86 {
+
+// K x K kernels: row r of the source block at s[r] + o, row c of the destination block at
+// d[c] + o. `Stream` stores with non-temporal stores; the caller guarantees their alignment.
+
+template <bool Stream>
+inline void store(double* d, __m128d v) {
+  if constexpr (Stream)
+    _mm_stream_pd(d, v);
+  else
+    _mm_storeu_pd(d, v);
+}
+template <bool Stream>
+inline void store(float* d, __m128 v) {
+  if constexpr (Stream)
+    _mm_stream_ps(d, v);
+  else
+    _mm_storeu_ps(d, v);
+}
+
+#if defined(__AVX__)
+template <bool Stream>
+inline void store(double* d, __m256d v) {
+  if constexpr (Stream)
+    _mm256_stream_pd(d, v);
+  else
+    _mm256_storeu_pd(d, v);
+}
+template <bool Stream>
+inline void store(float* d, __m256 v) {
+  if constexpr (Stream)
+    _mm256_stream_ps(d, v);
+  else
+    _mm256_storeu_ps(d, v);
+}
+#endif
+
+#if defined(__AVX512F__)
+template <bool Stream>
+inline void store(double* d, __m512d v) {
+  if constexpr (Stream)
+    _mm512_stream_pd(d, v);
+  else
+    _mm512_storeu_pd(d, v);
+}
+
+/// 8 x 8 doubles: pairs, then pairs of pairs, then halves across registers. Two-source
+/// permutes throughout (GCC 12 warns about the undefined pass-through of unpack and shuffle).
+template <bool Stream>
+inline void kernel8(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
+  const __m512i lo = _mm512_setr_epi64(0, 8, 2, 10, 4, 12, 6, 14);    // unpacklo
+  const __m512i hi = _mm512_setr_epi64(1, 9, 3, 11, 5, 13, 7, 15);    // unpackhi
+  const __m512i even = _mm512_setr_epi64(0, 1, 4, 5, 8, 9, 12, 13);   // 128-bit lanes 0, 2
+  const __m512i odd = _mm512_setr_epi64(2, 3, 6, 7, 10, 11, 14, 15);  // 128-bit lanes 1, 3
+  __m512d r[8], t[8], u[8];
+  for (int k = 0; k < 8; ++k) r[k] = _mm512_loadu_pd(s[k] + so);
+  for (int k = 0; k < 8; k += 2) {
+    t[k] = _mm512_permutex2var_pd(r[k], lo, r[k + 1]);      // columns 0 2 4 6 of rows k, k+1
+    t[k + 1] = _mm512_permutex2var_pd(r[k], hi, r[k + 1]);  // columns 1 3 5 7
+  }
+  for (int k = 0; k < 8; k += 4)
+    for (int c = 0; c < 2; ++c) {
+      u[k + c] = _mm512_permutex2var_pd(t[k + c], even, t[k + 2 + c]);     // columns c, c + 4
+      u[k + 2 + c] = _mm512_permutex2var_pd(t[k + c], odd, t[k + 2 + c]);  // c + 2, c + 6
+    }
+  // u[c]: columns c and c + 4 of rows 0-3; u[c + 4]: the same of rows 4-7.
+  for (int c = 0; c < 4; ++c) {
+    store<Stream>(d[c] + dof, _mm512_permutex2var_pd(u[c], even, u[c + 4]));
+    store<Stream>(d[c + 4] + dof, _mm512_permutex2var_pd(u[c], odd, u[c + 4]));
+  }
+}
+#endif
+
+#if defined(__AVX__)
+/// 4 x 4 doubles: pairs within 128-bit lanes, then the lanes across registers.
+template <bool Stream>
+inline void kernel4(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
+  const __m256d r0 = _mm256_loadu_pd(s[0] + so), r1 = _mm256_loadu_pd(s[1] + so),
+                r2 = _mm256_loadu_pd(s[2] + so), r3 = _mm256_loadu_pd(s[3] + so);
+  const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1),
+                t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+  store<Stream>(d[0] + dof, _mm256_permute2f128_pd(t0, t2, 0x20));
+  store<Stream>(d[1] + dof, _mm256_permute2f128_pd(t1, t3, 0x20));
+  store<Stream>(d[2] + dof, _mm256_permute2f128_pd(t0, t2, 0x31));
+  store<Stream>(d[3] + dof, _mm256_permute2f128_pd(t1, t3, 0x31));
+}
+
+/// 8 x 8 floats: pairs, quads within 128-bit lanes, then the lanes across registers.
+template <bool Stream>
+inline void kernel8(const float* const* s, std::size_t so, float* const* d, std::size_t dof) {
+  __m256 r[8], t[8], u[8];
+  for (int k = 0; k < 8; ++k) r[k] = _mm256_loadu_ps(s[k] + so);
+  for (int k = 0; k < 8; k += 2) {
+    t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
+    t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
+  }
+  for (int k = 0; k < 8; k += 4) {
+    u[k] = _mm256_shuffle_ps(t[k], t[k + 2], _MM_SHUFFLE(1, 0, 1, 0));          // columns 0, 4
+    u[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], _MM_SHUFFLE(3, 2, 3, 2));      // columns 1, 5
+    u[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], _MM_SHUFFLE(1, 0, 1, 0));  // columns 2, 6
+    u[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], _MM_SHUFFLE(3, 2, 3, 2));  // columns 3, 7
+  }
+  for (int c = 0; c < 4; ++c) {
+    store<Stream>(d[c] + dof, _mm256_permute2f128_ps(u[c], u[c + 4], 0x20));
+    store<Stream>(d[c + 4] + dof, _mm256_permute2f128_ps(u[c], u[c + 4], 0x31));
+  }
+}
+#endif
+
+/// 2 x 2 doubles.
+template <bool Stream>
+inline void kernel2(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
+  const __m128d r0 = _mm_loadu_pd(s[0] + so), r1 = _mm_loadu_pd(s[1] + so);
+  store<Stream>(d[0] + dof, _mm_unpacklo_pd(r0, r1));
+  store<Stream>(d[1] + dof, _mm_unpackhi_pd(r0, r1));
+}
+
+/// 4 x 4 floats.
+template <bool Stream>
+inline void kernel4(const float* const* s, std::size_t so, float* const* d, std::size_t dof) {
+  __m128 r0 = _mm_loadu_ps(s[0] + so), r1 = _mm_loadu_ps(s[1] + so), r2 = _mm_loadu_ps(s[2] + so),
+         r3 = _mm_loadu_ps(s[3] + so);
+  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+  store<Stream>(d[0] + dof, r0);
+  store<Stream>(d[1] + dof, r1);
+  store<Stream>(d[2] + dof, r2);
+  store<Stream>(d[3] + dof, r3);
+}
+
+/// The widest kernel of an element type: its side, and the call.
+template <class U>
+struct Widest;
+template <>
+struct Widest<double> {
+#if defined(__AVX512F__)
+  static constexpr std::size_t K = 8;
+  template <bool Stream>
+  static void run(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
+    kernel8<Stream>(s, so, d, dof);
+  }
+#elif defined(__AVX__)
+  static constexpr std::size_t K = 4;
+  template <bool Stream>
+  static void run(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
+    kernel4<Stream>(s, so, d, dof);
+  }
+#else
+  static constexpr std::size_t K = 2;
+  template <bool Stream>
+  static void run(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
+    kernel2<Stream>(s, so, d, dof);
+  }
+#endif
+};
+template <>
+struct Widest<float> {
+#if defined(__AVX__)
+  static constexpr std::size_t K = 8;
+  template <bool Stream>
+  static void run(const float* const* s, std::size_t so, float* const* d, std::size_t dof) {
+    kernel8<Stream>(s, so, d, dof);
+  }
+#else
+  static constexpr std::size_t K = 4;
+  template <bool Stream>
+  static void run(const float* const* s, std::size_t so, float* const* d, std::size_t dof) {
+    kernel4<Stream>(s, so, d, dof);
+  }
+#endif
+};
+
+}  // namespace x86
+#endif
+
+/// Bytes a streamed destination row of the kernels must be aligned to.
+template <class T>
+inline constexpr std::size_t stream_alignment() {
+#if STRIDED_SIMD_X86
+  using U = std::conditional_t<sizeof(T) == 8, double, float>;
+  return transposable_v<T> ? x86::Widest<U>::K * sizeof(T) : 16;
+#else
+  return 16;
+#endif
+}
+
+/// Element j of source row i into element i of destination row j, for i, j < B: a B x B block
+/// given by its rows (B a multiple of the kernel side; one cache line of T in every caller).
+/// With `Stream`, every destination row must be aligned to stream_alignment<T>().
+template <std::size_t B, bool Stream, class T>
+inline void transpose_rows(const T* const* s, T* const* d) {
+#if STRIDED_SIMD_X86
+  if constexpr (transposable_v<T>) {
+    using U = std::conditional_t<sizeof(T) == 8, double, float>;
+    using Kernel = x86::Widest<U>;
+    static_assert(B % Kernel::K == 0, "blocks are whole kernels");
+    // Trivially copyable T of U's size: its bits move through U's registers unchanged.
+    const U* const* su = reinterpret_cast<const U* const*>(s);
+    U* const* du = reinterpret_cast<U* const*>(d);
+    for (std::size_t bi = 0; bi < B; bi += Kernel::K)
+      for (std::size_t bj = 0; bj < B; bj += Kernel::K)
+        Kernel::template run<Stream>(su + bi, bj, du + bj, bi);
+    return;
+  }
+#endif
+  for (std::size_t j = 0; j < B; ++j)
+    for (std::size_t i = 0; i < B; ++i) d[j][i] = s[i][j];
+}
+
+/// The same for a block of rows s + i * ls and d + j * ld.
+template <std::size_t B, bool Stream, class T>
+inline void transpose_block(const T* s, std::ptrdiff_t ls, T* d, std::ptrdiff_t ld) {
+  const T* from[B];
+  T* to[B];
+  for (std::size_t k = 0; k < B; ++k) {
+    from[k] = s + static_cast<std::ptrdiff_t>(k) * ls;
+    to[k] = d + static_cast<std::ptrdiff_t>(k) * ld;
+  }
+  transpose_rows<B, Stream>(from, to);
+}
+
+/// Hint that the B lines at p + k * stride (k < B) will be read soon (the next block's source,
+/// fetched while this block is written).
+template <std::size_t B, class T>
+inline void prefetch_rows(const T* p, std::ptrdiff_t stride) {
+#if STRIDED_SIMD_X86
+  for (std::size_t k = 0; k < B; ++k)
+    _mm_prefetch(reinterpret_cast<const char*>(p + static_cast<std::ptrdiff_t>(k) * stride),
+                 _MM_HINT_T0);
+#else
+  (void)p;
+  (void)stride;
+#endif
+}
+
+}  // namespace strided::detail::simd
+
+#endif

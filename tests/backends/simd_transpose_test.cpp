@@ -1,0 +1,130 @@
+// The in-register transposes against a plain loop, for every element size and block side the
+// kernels serve, with plain and streaming stores, on rows at arbitrary (also negative) distances.
+// Built once per instruction set this machine runs (STRIDED_TEST_ISA names the one expected), so
+// the SSE2, AVX and AVX-512 kernels are all checked, whatever flags the library is built with.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "strided/backends/host/simd_transpose.hpp"
+
+namespace {
+
+using strided::detail::simd::isa_name;
+using strided::detail::simd::transpose_block;
+using strided::detail::simd::transpose_rows;
+
+#ifdef STRIDED_TEST_ISA
+TEST(SimdTranspose, BuiltForTheExpectedInstructionSet) {
+  EXPECT_STREQ(isa_name(), STRIDED_TEST_ISA);
+}
+#endif
+
+/// Distinct bit patterns, NaN payloads among them for the floating types (moved as bits).
+template <class T>
+T pattern(std::size_t k) {
+  if constexpr (std::is_same_v<T, std::complex<double>>) {
+    return {pattern<double>(2 * k), pattern<double>(2 * k + 1)};
+  } else if constexpr (sizeof(T) == 8) {
+    const std::uint64_t bits = 0x7ff8000000000000ull ^ (k * 0x9e3779b97f4a7c15ull);
+    T v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  } else {
+    static_assert(sizeof(T) == 4);
+    const std::uint32_t bits = 0x7fc00000u ^ static_cast<std::uint32_t>(k * 0x9e3779b9u);
+    T v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  }
+}
+
+template <class T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+/// A B x B block out of a source with row distance ls into a destination with row distance ld
+/// (negative: rows run backwards), checked element by element, and nothing else written.
+template <class T, std::size_t B, bool Stream>
+void check_block(std::ptrdiff_t ls, std::ptrdiff_t ld) {
+  const std::size_t rows_extent = (B - 1) * static_cast<std::size_t>(ls < 0 ? -ls : ls) + B;
+  const std::size_t dst_extent = (B - 1) * static_cast<std::size_t>(ld < 0 ? -ld : ld) + B;
+  std::vector<T> src(rows_extent), dst_store(dst_extent + 64), before;
+  for (std::size_t k = 0; k < src.size(); ++k) src[k] = pattern<T>(k);
+  // Streaming stores need aligned rows: start the destination on a 64-byte boundary.
+  T* dst = dst_store.data();
+  while (reinterpret_cast<std::uintptr_t>(dst) % 64 != 0) ++dst;
+  for (std::size_t k = 0; k < dst_extent; ++k) dst[k] = pattern<T>(k + 1000003);
+  before.assign(dst, dst + dst_extent);
+  const T* s = src.data() + (ls < 0 ? static_cast<std::ptrdiff_t>(rows_extent - B) : 0);
+  T* d = dst + (ld < 0 ? static_cast<std::ptrdiff_t>(dst_extent - B) : 0);
+  transpose_block<B, Stream>(s, ls, d, ld);
+  std::vector<bool> written(dst_extent, false);
+  for (std::size_t i = 0; i < B; ++i)
+    for (std::size_t j = 0; j < B; ++j) {
+      const std::ptrdiff_t at =
+          static_cast<std::ptrdiff_t>(j) * ld + static_cast<std::ptrdiff_t>(i);
+      written[static_cast<std::size_t>(d - dst + at)] = true;
+      ASSERT_TRUE(
+          same_bits(d[at], s[static_cast<std::ptrdiff_t>(i) * ls + static_cast<std::ptrdiff_t>(j)]))
+          << "element (" << i << ", " << j << ") of a " << B << " x " << B << " block of "
+          << sizeof(T) << "-byte elements, ls " << ls << ", ld " << ld;
+    }
+  for (std::size_t k = 0; k < dst_extent; ++k)
+    ASSERT_TRUE(written[k] || same_bits(dst[k], before[k])) << "wrote outside the block at " << k;
+}
+
+template <class T, std::size_t B>
+void check_all_distances() {
+  // Row distances (never below B: rows do not overlap): packed, gapped, a power of two (cache-set
+  // conflicts), odd, and backwards.
+  const auto b = static_cast<std::ptrdiff_t>(B);
+  for (std::ptrdiff_t ls : {b, b + 3, std::ptrdiff_t(512), -b - 1, -b})
+    for (std::ptrdiff_t ld : {b, b + 5, -b - 3}) check_block<T, B, false>(ls, ld);
+  // Streamed rows stay aligned: distances that are multiples of 16 elements.
+  const std::ptrdiff_t aligned = (b + 15) / 16 * 16;
+  for (std::ptrdiff_t ls : {b, b + 45})
+    for (std::ptrdiff_t ld : {aligned, aligned + 48, -aligned - 16})
+      check_block<T, B, true>(ls, ld);
+}
+
+TEST(SimdTranspose, Doubles) {
+  check_all_distances<double, 8>();
+  check_all_distances<double, 16>();
+}
+TEST(SimdTranspose, Floats) {
+  check_all_distances<float, 16>();
+  check_all_distances<float, 32>();
+}
+TEST(SimdTranspose, EightAndFourByteIntegers) {
+  check_all_distances<std::int64_t, 8>();
+  check_all_distances<std::uint32_t, 16>();
+}
+TEST(SimdTranspose, WiderElementsTakeTheScalarLoop) {
+  check_all_distances<std::complex<double>, 4>();
+}
+
+TEST(SimdTranspose, RowsAnywhere) {
+  // transpose_rows takes each row by pointer: rows in shuffled order, as gathered blocks have them.
+  constexpr std::size_t B = 8;
+  std::vector<double> src(B * 40), dst(B * 50, -1.0);
+  for (std::size_t k = 0; k < src.size(); ++k) src[k] = static_cast<double>(k);
+  const std::size_t src_row[B] = {7, 3, 30, 0, 12, 5, 21, 39};
+  const std::size_t dst_row[B] = {49, 0, 8, 17, 2, 33, 40, 11};
+  const double* from[B];
+  double* to[B];
+  for (std::size_t k = 0; k < B; ++k) {
+    from[k] = src.data() + src_row[k] * B;
+    to[k] = dst.data() + dst_row[k] * B;
+  }
+  transpose_rows<B, false>(from, to);
+  for (std::size_t i = 0; i < B; ++i)
+    for (std::size_t j = 0; j < B; ++j) EXPECT_EQ(to[j][i], from[i][j]) << i << ", " << j;
+}
+
+}  // namespace
