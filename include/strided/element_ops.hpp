@@ -52,6 +52,10 @@ struct ElementOp {
   }
 };
 
+/// Whether op Op leaves every value of T unchanged (all four ops do on non-complex types).
+template <class Op, class T>
+inline constexpr bool acts_as_identity_v = !Op::conjugates || !is_complex<T>::value;
+
 }  // namespace detail
 
 /// Element operations applied when an operand's element is read. On real and integer types all

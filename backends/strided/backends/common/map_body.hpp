@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <tuple>
 #include <type_traits>
@@ -15,6 +16,7 @@
 #include "strided/backends/common/stream_store.hpp"
 #include "strided/backends/common/tuple.hpp"
 #include "strided/backends/common/unroll.hpp"
+#include "strided/backends/host/simd_transpose.hpp"
 #include "strided/core/magnitude.hpp"
 #include "strided/core/plan.hpp"
 #include "strided/element_ops.hpp"
@@ -95,8 +97,8 @@ struct MapBody {
     } else {
       using Src = std::tuple_element_t<0, std::tuple<Srcs...>>;
       return std::is_same_v<typename Src::value_type, value_type> &&
-             std::is_same_v<typename Src::op_type, Identity> &&
-             std::is_same_v<typename Dst::op_type, Identity> &&
+             acts_as_identity_v<typename Src::op_type, value_type> &&
+             acts_as_identity_v<typename Dst::op_type, value_type> &&
              std::is_trivially_copyable_v<value_type>;
     }
   }
@@ -116,6 +118,24 @@ struct MapBody {
       for (std::size_t i = 1; dense && i < B; ++i) dense = t0[0][i0 + i] == t0[0][i0] + ii(i);
       for (std::size_t j0 = 0; j0 < n1; j0 += B) {
         const std::size_t bj = n1 - j0 < B ? n1 - j0 : B;
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+        if constexpr (simd::transposable_v<value_type>) {
+          bool unit_lines = dense && bj == B;  // every source's band of j is one unit-stride line
+          ((unit_lines = unit_lines && runs_unit(t1[I + 1] + j0)), ...);
+          if (unit_lines) {
+            std::ptrdiff_t from[sizeof...(I)][B];
+            value_type* to[B];
+            for (std::size_t k = 0; k < B; ++k) {
+              ((from[I][k] = off[I + 1] + t0[I + 1][i0 + k] + t1[I + 1][j0]), ...);
+              to[k] = dst.ptr + (off[0] + t1[0][j0 + k] + t0[0][i0]);
+            }
+            bool aligned = stream;
+            for (std::size_t k = 0; aligned && k < B; ++k) aligned = streams_rows(to[k], 0);
+            transpose_through_f(from, to, aligned, std::index_sequence<I...>{});
+            continue;
+          }
+        }
+#endif
         value_type buffer[B * B];
         for (std::size_t i = 0; i < bi; ++i) {
           const std::ptrdiff_t row[] = {(off[I + 1] + t0[I + 1][i0 + i])...};
@@ -132,6 +152,16 @@ struct MapBody {
       }
     }
   }
+
+  /// Whether offsets t[0 .. B) step by one element.
+  KOKKOS_FORCEINLINE_FUNCTION static bool runs_unit(const std::ptrdiff_t* t) {
+    for (std::size_t k = 1; k < B; ++k)
+      if (t[k] != t[0] + ii(k)) return false;
+    return true;
+  }
+
+  /// How many blocks ahead the mixed walk prefetches its transposed sources.
+  static constexpr std::size_t PREFETCH_AHEAD = 2;
 
   /// Side of the square blocks of the transposed path: one cache line of the destination.
   static constexpr std::size_t B =
@@ -207,7 +237,21 @@ struct MapBody {
     ((mixed = mixed || s0[I + 1] == 1 || s0[I + 1] == -1), ...);
     if (mixed && n0 >= B && n1 >= B) {
       for (std::size_t j0 = 0; j0 + B <= n1; j0 += B)
-        for (std::size_t i0 = 0; i0 + B <= n0; i0 += B) staged_block(off, i0, j0, s0, s1, seq);
+        for (std::size_t i0 = 0; i0 + B <= n0; i0 += B) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+          // The transposed sources cross B lines per block, in an order no hardware prefetcher
+          // follows: fetch those of the block PREFETCH_AHEAD blocks on while this one runs.
+          if (i0 + (PREFETCH_AHEAD + 1) * B <= n0)
+            ((magnitude(s0[I + 1]) > 1
+                  ? simd::prefetch_rows<B>(
+                        get<I>(srcs).ptr + (off[I + 1] + ii(i0 + PREFETCH_AHEAD * B) * s0[I + 1] +
+                                            ii(j0) * s1[I + 1]),
+                        s0[I + 1])
+                  : void()),
+             ...);
+#endif
+          staged_block(off, i0, j0, s0, s1, seq);
+        }
       // The ragged edges: the last columns of axis 1, then the last rows of axis 0.
       const std::size_t full0 = n0 - n0 % B, full1 = n1 - n1 % B;
       for (std::size_t i0 = 0; i0 < n0; i0 += B)
@@ -254,6 +298,15 @@ struct MapBody {
   KOKKOS_FORCEINLINE_FUNCTION static void stage(const Src& src, T* to, std::ptrdiff_t base,
                                                 std::ptrdiff_t s0, std::ptrdiff_t s1) {
     const bool along_axis0 = magnitude(s0) <= magnitude(s1);
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    if constexpr (simd::transposable_v<T> && acts_as_identity_v<typename Src::op_type, T> &&
+                  std::is_same_v<typename Src::value_type, T>) {
+      if (s1 == 1) {  // its lines run along axis 1: B of them, transposed in registers
+        simd::transpose_block<B, false>(src.ptr + base, s0, to, static_cast<std::ptrdiff_t>(B));
+        return;
+      }
+    }
+#endif
     for (std::size_t a = 0; a < B; ++a)
       for (std::size_t b = 0; b < B; ++b) {
         const std::size_t i = along_axis0 ? b : a, j = along_axis0 ? a : b;
@@ -287,6 +340,16 @@ struct MapBody {
                                          std::size_t bi, std::size_t bj, const std::ptrdiff_t* s0,
                                          const std::ptrdiff_t* s1,
                                          std::index_sequence<I...>) const {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    if constexpr (Full && simd::transposable_v<value_type>) {
+      bool rows = true;  // every source reads its lines along axis 1
+      ((rows = rows && s1[I + 1] == 1), ...);
+      if (rows) {
+        transposed_block(off, i0, j0, s0, s1, std::index_sequence<I...>{});
+        return;
+      }
+    }
+#endif
     const std::size_t ni = Full ? B : bi, nj = Full ? B : bj;
     value_type buffer[B * B];
     for (std::size_t i = 0; i < ni; ++i) {
@@ -302,6 +365,53 @@ struct MapBody {
       else
         for (std::size_t i = 0; i < ni; ++i) d[i] = buffer[j * B + i];
     }
+  }
+
+  /// A full block whose sources all read along axis 1 with unit stride: B source rows in, B
+  /// destination rows out through the in-register transposes.
+  template <std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION void transposed_block(const std::ptrdiff_t* off, std::size_t i0,
+                                                    std::size_t j0, const std::ptrdiff_t* s0,
+                                                    const std::ptrdiff_t* s1,
+                                                    std::index_sequence<I...> seq) const {
+    std::ptrdiff_t from[sizeof...(I)][B];
+    value_type* to[B];
+    for (std::size_t k = 0; k < B; ++k) {
+      ((from[I][k] = off[I + 1] + ii(i0 + k) * s0[I + 1] + ii(j0) * s1[I + 1]), ...);
+      to[k] = dst.ptr + (off[0] + ii(j0 + k) * s1[0] + ii(i0));
+    }
+    transpose_through_f(from, to, stream && streams_rows(to[0], s1[0]), seq);
+  }
+
+  /// Element j of row i of every source (operand k's row i starts at from[k][i], unit stride)
+  /// into element i of destination row j, for i, j < B. A plain copy transposes straight from
+  /// the source; otherwise f runs along the source rows (vectorized) into a row buffer first.
+  template <std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION void transpose_through_f(const std::ptrdiff_t (*from)[B],
+                                                       value_type* const* to, bool streamed,
+                                                       std::index_sequence<I...>) const {
+    const value_type* rows[B];
+    alignas(64) value_type computed[is_memcpy<I...>() ? 1 : B * B];
+    for (std::size_t i = 0; i < B; ++i) {
+      if constexpr (is_memcpy<I...>()) {
+        rows[i] = (get<I>(srcs).ptr, ...) + (from[I][i], ...);
+      } else {
+        for (std::size_t j = 0; j < B; ++j)
+          computed[i * B + j] = write(f(get<I>(srcs).read(from[I][i] + ii(j))...));
+        rows[i] = computed + i * B;
+      }
+    }
+    if (streamed)
+      simd::transpose_rows<B, true>(rows, to);
+    else
+      simd::transpose_rows<B, false>(rows, to);
+  }
+
+  /// Whether rows d + j * stride can all take the transposes' streaming stores.
+  KOKKOS_FORCEINLINE_FUNCTION static bool streams_rows(const value_type* d, std::ptrdiff_t stride) {
+    constexpr std::size_t A = simd::stream_alignment<value_type>();
+    return reinterpret_cast<std::uintptr_t>(d) % A == 0 &&
+           magnitude(stride) * sizeof(value_type) % A == 0;
   }
 
   /// B contiguous destination elements from a block buffer: one line, streamed when asked.

@@ -7,8 +7,12 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
 
 #include "strided/backends/common/stream_store.hpp"
+#include "strided/backends/host/simd_transpose.hpp"
+#include "strided/core/magnitude.hpp"
 #include "strided/element_ops.hpp"
 
 namespace strided::detail {
@@ -67,7 +71,7 @@ struct SymmetrizeBlocks {
         if (i == j)
           pair<false, true, false>(i, j, mi, mj);
         else if (mi == M && mj == M && s1 == 1 && d1 == 1)
-          pair<true, false, true>(i, j, M, M);  // the common case, fully unrolled
+          unit_pair(i, j);  // the common case
         else if (mi == M && mj == M)
           pair<true, false, false>(i, j, M, M);
         else
@@ -111,6 +115,48 @@ struct SymmetrizeBlocks {
     for (std::size_t j = 0; j < nj; ++j)
       for (std::size_t i = 0; i < (Diagonal ? j : ni); ++i)
         dst[at(c + j, d0) + at(r + i, d1)] = low[j][i];
+  }
+
+  /// A pair of full micro-blocks with unit stride on axis 1. Real elements go through the
+  /// in-register transposes (host only): the far block is transposed as it is read, the result
+  /// computed along rows, and the lower block is the upper one transposed (for real numbers
+  /// mirror and the ops are the identity). Other types take the generic pair.
+  KOKKOS_FORCEINLINE_FUNCTION void unit_pair(std::size_t r, std::size_t c) const {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    if constexpr (std::is_arithmetic_v<T> && simd::transposable_v<T>) {
+      alignas(64) T far[M * M], up[M * M];
+      simd::transpose_block<M, false>(src + at(c, s0) + at(r, 1), s0, far,
+                                      static_cast<std::ptrdiff_t>(M));
+      for (std::size_t i = 0; i < M; ++i) {
+        const T* near = src + at(r + i, s0) + at(c, 1);
+        for (std::size_t j = 0; j < M; ++j)
+          up[i * M + j] = DstOp::apply(
+              symmetrize_half_sum<Hermitian>(SrcOp::apply(near[j]), SrcOp::apply(far[i * M + j])));
+      }
+      const T* rows[M];
+      T* upper[M];
+      T* lower[M];
+      for (std::size_t k = 0; k < M; ++k) {
+        rows[k] = up + k * M;
+        upper[k] = dst + at(r + k, d0) + at(c, 1);
+        lower[k] = dst + at(c + k, d0) + at(r, 1);
+      }
+      for (std::size_t i = 0; i < M; ++i) {
+        if (stream)
+          store_line(upper[i], rows[i]);
+        else
+          for (std::size_t j = 0; j < M; ++j) upper[i][j] = rows[i][j];
+      }
+      constexpr std::size_t A = simd::stream_alignment<T>();
+      if (stream && reinterpret_cast<std::uintptr_t>(lower[0]) % A == 0 &&
+          magnitude(d0) * sizeof(T) % A == 0)
+        simd::transpose_rows<M, true>(rows, lower);
+      else
+        simd::transpose_rows<M, false>(rows, lower);
+      return;
+    }
+#endif
+    pair<true, false, true>(r, c, M, M);
   }
 
   /// M contiguous elements, streamed when 16-byte aligned.
