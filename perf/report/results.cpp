@@ -72,6 +72,18 @@ std::string formatted(const char* pattern, double value, const std::string& what
 
 }  // namespace
 
+PeerComparison compare_with_best_peer(const WorkloadResult& w) {
+  PeerComparison c;
+  const Row* strided = w.find("strided");
+  if (!strided || !strided->correct || strided->seconds <= 0) return c;
+  for (const Row& r : w.rows)
+    if (r.variant.rfind("strided", 0) != 0 && r.correct && r.seconds > 0 &&
+        (!c.peer || r.seconds < c.peer->seconds))
+      c.peer = &r;
+  if (c.peer) c.speedup = c.peer->seconds / strided->seconds;
+  return c;
+}
+
 std::vector<Verdict> judge(const WorkloadResult& w, const Limits& limits) {
   std::vector<Verdict> verdicts;
   const Row* strided = w.find("strided");

@@ -70,6 +70,18 @@ struct Verdict {
   std::string actual;  ///< e.g. "33% copy", "1.31x hand_loop"
 };
 
+/// Strided against its fastest correct peer (every row whose variant does not start with
+/// "strided": plain loops, Kokkos, Kokkos Kernels).
+struct PeerComparison {
+  const Row* peer = nullptr;  ///< null: no peer measured
+  double speedup = 0;         ///< peer time / Strided time: above 1 Strided is faster
+  bool faster() const { return speedup >= 1; }
+  /// Slower by more than the run-to-run noise of these shared machines (5%).
+  bool slower_beyond_noise() const { return peer && speedup < 1 / 1.05; }
+};
+
+PeerComparison compare_with_best_peer(const WorkloadResult& w);
+
 /// One verdict per target of `w` (none when Strided's row or the peer is missing).
 std::vector<Verdict> judge(const WorkloadResult& w, const Limits& limits);
 

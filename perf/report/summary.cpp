@@ -10,8 +10,16 @@ namespace strided_report {
 void print_summary(const std::vector<WorkloadResult>& results, const Limits& limits, int threads,
                    bool quick, const DeterminismReport* determinism) {
   std::size_t judged = 0, met = 0;
-  std::string below, wrong;
+  std::string below, wrong, slower;
   for (const WorkloadResult& w : results) {
+    const PeerComparison peer = compare_with_best_peer(w);
+    if (peer.peer && !peer.faster()) {
+      char text[160];
+      std::snprintf(text, sizeof text, "\n  %s: %.2fx %s%s", w.id.c_str(), peer.speedup,
+                    peer.peer->variant.c_str(),
+                    peer.slower_beyond_noise() ? "" : " (within the 5% noise of one run)");
+      slower += text;
+    }
     for (const Row& row : w.rows)
       if (!row.correct) wrong += "\n  " + w.id + " " + row.variant;
     const std::vector<Verdict> verdicts = judge(w, limits);
@@ -31,6 +39,8 @@ void print_summary(const std::vector<WorkloadResult>& results, const Limits& lim
   if (judged > 0)
     std::printf("%zu of %zu workloads meet their PERFORMANCE.md targets.\n", met, judged);
   if (!below.empty()) std::printf("Below target:%s\n", below.c_str());
+  std::printf("%s\n", slower.empty() ? "Faster than every peer in every workload."
+                                     : ("SLOWER than a peer (speed-up below 1):" + slower).c_str());
   if (wrong.empty())
     std::printf("Every result checked: correct.\n");
   else
