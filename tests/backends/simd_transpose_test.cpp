@@ -101,6 +101,11 @@ TEST(SimdTranspose, Floats) {
   check_all_distances<float, 16>();
   check_all_distances<float, 32>();
 }
+TEST(SimdTranspose, BlocksSmallerThanAKernel) {
+  // A float source staged beside a complex<double> destination: 4 x 4, narrower than AVX's 8.
+  check_all_distances<float, 4>();
+  check_all_distances<double, 2>();
+}
 TEST(SimdTranspose, EightAndFourByteIntegers) {
   check_all_distances<std::int64_t, 8>();
   check_all_distances<std::uint32_t, 16>();

@@ -119,33 +119,34 @@ TYPED_TEST(ReduceTest, AxisErrorsLeaveTheDestinationUntouched) {
 }
 
 TYPED_TEST(ReduceTest, EachOutputHasTheBitsOfItsOwnFullReduction) {
-  // Column sums take a sweep across outputs, row sums fold each row: either way an output's
-  // bits are those of strided::sum over its own sub-tensor.
+  // Column sums take a sweep across outputs (rows outer, bands of up to 256 columns, 16 rows at
+  // a time), row sums fold each row: either way an output's bits are those of strided::sum over
+  // its own sub-tensor. Widths: one partial band, and two full bands and a ragged one.
   const TypeParam exec;
-  for (std::size_t rows : {5, 16, 17, 700}) {
-    const std::size_t cols = 37;
-    auto a = strided::StridedArray<double>::from_fn_row_major(
-        {rows, cols},
-        [](const strided::MultiIndex& i) { return std::sin(double(i[0] * 37 + i[1])); });
-    auto colsum = strided::StridedArray<double>::row_major({cols});
-    auto rowsum = strided::StridedArray<double>::row_major({rows});
-    strided::sum_axes(exec, colsum.view(), a.view(), {0});
-    strided::sum_axes(exec, rowsum.view(), a.view(), {1});
-    ASSERT_TRUE(strided_test::elements_same_bits(
-        colsum.view(),
-        [&](const std::vector<std::size_t>& j) {
-          return strided::sum(exec, a.view().slice(1, j[0], j[0] + 1));
-        },
-        a.view()))
-        << rows << " rows, column sums";
-    ASSERT_TRUE(strided_test::elements_same_bits(
-        rowsum.view(),
-        [&](const std::vector<std::size_t>& i) {
-          return strided::sum(exec, a.view().slice(0, i[0], i[0] + 1));
-        },
-        a.view()))
-        << rows << " rows, row sums";
-  }
+  for (std::size_t rows : {5, 16, 17, 700})
+    for (std::size_t cols : {37, 531}) {
+      auto a = strided::StridedArray<double>::from_fn_row_major(
+          {rows, cols},
+          [](const strided::MultiIndex& i) { return std::sin(double(i[0] * 37 + i[1])); });
+      auto colsum = strided::StridedArray<double>::row_major({cols});
+      auto rowsum = strided::StridedArray<double>::row_major({rows});
+      strided::sum_axes(exec, colsum.view(), a.view(), {0});
+      strided::sum_axes(exec, rowsum.view(), a.view(), {1});
+      ASSERT_TRUE(strided_test::elements_same_bits(
+          colsum.view(),
+          [&](const std::vector<std::size_t>& j) {
+            return strided::sum(exec, a.view().slice(1, j[0], j[0] + 1));
+          },
+          a.view()))
+          << rows << " x " << cols << ", column sums";
+      ASSERT_TRUE(strided_test::elements_same_bits(
+          rowsum.view(),
+          [&](const std::vector<std::size_t>& i) {
+            return strided::sum(exec, a.view().slice(0, i[0], i[0] + 1));
+          },
+          a.view()))
+          << rows << " x " << cols << ", row sums";
+    }
 }
 
 }  // namespace

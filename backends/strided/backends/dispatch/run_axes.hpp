@@ -79,9 +79,13 @@ void plan_axes(AxesLayout<S>& layout, const Axes& kept, const Axes& reduced,
   // Output tiles hold about max_tile_elements of work (outputs x reduced elements), so that few
   // long reductions still spread over threads, but at least one sweep of outputs; each output's
   // bits do not depend on it.
+  // A single reduced run per output is swept rows outer (AxisBody::sweep): tiles then hold a
+  // whole band of outputs.
   PlannerOptions by_work = options;
+  const std::size_t fewest =
+      layout.sub.rank == 1 && layout.sub.tile_count == 1 ? AXIS_BAND : AXIS_SWEEP;
   by_work.max_tile_elements = std::max<std::size_t>(
-      AXIS_SWEEP, by_work.max_tile_elements / std::max<std::size_t>(1, layout.sub.count));
+      fewest, by_work.max_tile_elements / std::max<std::size_t>(1, layout.sub.count));
   layout.out = plan_over<S + 1>(kept, out_strides, out_sizes, extents, by_work);
   // Extent-1 axes add nothing to an output's offsets (and leave at most 63 axes).
   layout.index.rank = 0;

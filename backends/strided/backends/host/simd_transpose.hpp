@@ -231,16 +231,29 @@ inline constexpr std::size_t stream_alignment() {
 #endif
 }
 
-/// Element j of source row i into element i of destination row j, for i, j < B: a B x B block
-/// given by its rows (B a multiple of the kernel side; one cache line of T in every caller).
-/// With `Stream`, every destination row must be aligned to stream_alignment<T>().
-template <std::size_t B, bool Stream, class T>
-inline void transpose_rows(const T* const* s, T* const* d) {
+/// Side of the widest kernel for T (0: none, the scalar loop).
+template <class T>
+inline constexpr std::size_t kernel_side() {
 #if STRIDED_SIMD_X86
   if constexpr (transposable_v<T>) {
     using U = std::conditional_t<sizeof(T) == 8, double, float>;
+    return x86::Widest<U>::K;
+  }
+#endif
+  return 0;
+}
+
+/// Element j of source row i into element i of destination row j, for i, j < B: a B x B block
+/// given by its rows. Blocks that are whole kernels (B a multiple of kernel_side<T>(); one cache
+/// line of T in the library's callers) go through registers, others through the scalar loop.
+/// With `Stream` the kernels store with non-temporal stores, and every destination row must be
+/// aligned to stream_alignment<T>(); the scalar loop stores plainly.
+template <std::size_t B, bool Stream, class T>
+inline void transpose_rows(const T* const* s, T* const* d) {
+#if STRIDED_SIMD_X86
+  if constexpr (kernel_side<T>() > 0 && B % kernel_side<T>() == 0) {
+    using U = std::conditional_t<sizeof(T) == 8, double, float>;
     using Kernel = x86::Widest<U>;
-    static_assert(B % Kernel::K == 0, "blocks are whole kernels");
     // Trivially copyable T of U's size: its bits move through U's registers unchanged.
     const U* const* su = reinterpret_cast<const U* const*>(s);
     U* const* du = reinterpret_cast<U* const*>(d);
