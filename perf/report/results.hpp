@@ -71,7 +71,8 @@ struct Verdict {
 };
 
 /// Strided against its fastest correct peer (every row whose variant does not start with
-/// "strided": plain loops, Kokkos, Kokkos Kernels).
+/// "strided": plain loops, Kokkos, Kokkos Kernels). Not for W8 (per_call), whose targets bound
+/// the call overhead against its hand loop.
 struct PeerComparison {
   const Row* peer = nullptr;  ///< null: no peer measured
   double speedup = 0;         ///< peer time / Strided time: above 1 Strided is faster

@@ -43,8 +43,15 @@ struct Lanes {
       }
       if (i > seeded) seeded = static_cast<int>(i);
     }
-    for (; i + REDUCE_LANES <= n; i += REDUCE_LANES)
-      for (int l = 0; l < REDUCE_LANES; ++l) lane[l] = reduce_fn(lane[l], x(i + l));
+    if (i + REDUCE_LANES <= n) {
+      // The lanes in locals for the main loop: a member array may stay in memory (its address
+      // escapes to the caller), one store-to-load round trip per element.
+      U acc[REDUCE_LANES];
+      for (int l = 0; l < REDUCE_LANES; ++l) acc[l] = lane[l];
+      for (; i + REDUCE_LANES <= n; i += REDUCE_LANES)
+        for (int l = 0; l < REDUCE_LANES; ++l) acc[l] = reduce_fn(acc[l], x(i + l));
+      for (int l = 0; l < REDUCE_LANES; ++l) lane[l] = acc[l];
+    }
     for (; i < n; ++i) {
       const int l = of(static_cast<std::size_t>(i));
       lane[l] = reduce_fn(lane[l], x(i));

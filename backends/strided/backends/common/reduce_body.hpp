@@ -63,12 +63,6 @@ struct TileFold {
     return map_fn(get<I>(srcs).read(base[I] + i * s0[I])...);
   }
   template <std::size_t... I>
-  KOKKOS_FORCEINLINE_FUNCTION U unit_element(const std::ptrdiff_t* base, std::ptrdiff_t i,
-                                             std::index_sequence<I...>) const {
-    return map_fn(get<I>(srcs).read(base[I] + i)...);
-  }
-
-  template <std::size_t... I>
   KOKKOS_FORCEINLINE_FUNCTION void run(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
                                        const std::ptrdiff_t* s0, const std::ptrdiff_t* s1,
                                        std::index_sequence<I...> seq) {
@@ -78,10 +72,13 @@ struct TileFold {
     for (std::size_t j = 0; j < n1; ++j) {
       std::ptrdiff_t base[S > 0 ? S : 1];
       for (int k = 0; k < S; ++k) base[k] = off[k] + static_cast<std::ptrdiff_t>(j) * s1[k];
-      if (unit)
+      if (unit) {
+        // Operands rebased to the run's start: plain pointer indexing, which GCC vectorizes
+        // across all 16 lanes (through base[k] + i it left two lanes scalar).
+        const Tuple<Srcs...> at(Srcs{get<I>(srcs).ptr + base[I]}...);
         lanes.run(
-            n0, [&](std::ptrdiff_t i) { return unit_element(base, i, seq); }, reduce_fn);
-      else
+            n0, [&](std::ptrdiff_t i) { return map_fn(get<I>(at).read(i)...); }, reduce_fn);
+      } else
         lanes.run(
             n0, [&](std::ptrdiff_t i) { return element(base, s0, i, seq); }, reduce_fn);
     }
