@@ -12,6 +12,7 @@
 // `rounded_mul`, the product of the built-ins that add products (dot, sum_squares, axpy, ...).
 
 #include <Kokkos_Core.hpp>
+#include <cstddef>
 #include <type_traits>
 
 #include "strided/element_ops.hpp"
@@ -64,6 +65,17 @@ KOKKOS_FORCEINLINE_FUNCTION void materialize([[maybe_unused]] R& x) {
   __asm__("" : "+m"(x));
 #endif
   // Other host compilers (MSVC) do not contract across statements by default.
+}
+
+/// The same for a whole block of values at once (host code): the block stays in memory across
+/// the barrier, so the loops that fill it and that read it still vectorize. Products written to
+/// v before and added after are rounded, never fused, at the cost of one store and one load per
+/// element in L1 instead of a scalar loop.
+template <class R, std::size_t K>
+KOKKOS_FORCEINLINE_FUNCTION void materialize_block([[maybe_unused]] R (&v)[K]) {
+#if defined(__GNUC__) || defined(__clang__)
+  __asm__("" : "+m"(v));
+#endif
 }
 
 /// a * b of one real floating type, rounded to that type before anything else sees it: never

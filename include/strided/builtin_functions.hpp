@@ -10,6 +10,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <limits>
+#include <type_traits>
 
 #include "strided/arithmetic.hpp"
 
@@ -64,19 +65,32 @@ struct Convert {
     return static_cast<U>(x);
   }
 };
+/// Square and Product of a real floating U can also be computed unrounded, for folds that round
+/// a whole block of them at once (materialize_block): the same values, vectorized.
 template <class U>
 struct Square {
+  static constexpr bool rounds_products = std::is_floating_point_v<U>;
   template <class T>
   KOKKOS_INLINE_FUNCTION U operator()(const T& x) const {
     const U v = static_cast<U>(x);
     return rounded_mul(v, v);
   }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION U unrounded(const T& x) const {
+    const U v = static_cast<U>(x);
+    return v * v;
+  }
 };
 template <class U>
 struct Product {
+  static constexpr bool rounds_products = std::is_floating_point_v<U>;
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION U operator()(const A& a, const B& b) const {
     return rounded_mul(static_cast<U>(a), static_cast<U>(b));
+  }
+  template <class A, class B>
+  KOKKOS_INLINE_FUNCTION U unrounded(const A& a, const B& b) const {
+    return static_cast<U>(a) * static_cast<U>(b);
   }
 };
 struct Plus {

@@ -1,5 +1,5 @@
 // Built-ins that add products round each product first, whatever the compiler flags (API.md,
-// Determinism contract). This file is compiled with -O2 -ffp-contract=fast and, on x86, -mfma
+// Determinism contract). This file is compiled with -O3 -ffp-contract=fast and, on x86, -mfma
 // (see tests/CMakeLists.txt), the flags under which a compiler fuses `acc + x * y` into one FMA.
 // Each kernel folds one tile of N elements, in the order the contract fixes: lanes 0..15 take
 // elements 0..15, element i >= 16 is added to lane i % 16, and the lanes combine in a pairwise
@@ -42,10 +42,14 @@ double fold(const std::vector<double>& x, const std::vector<double>& y, bool fus
   return lanes[0];
 }
 
-/// N values of mixed sign and magnitude.
-std::vector<double> operand(std::mt19937_64& rng) {
+/// A run long enough that the host rounds its products a block of 16 at a time (vectorized)
+/// rather than one by one: the bits must be the same.
+constexpr std::size_t LONG_RUN = 16 * 1024 + 1;
+
+/// n values of mixed sign and magnitude.
+std::vector<double> operand(std::mt19937_64& rng, std::size_t n) {
   std::uniform_real_distribution<double> uniform(-2.0, 2.0);
-  std::vector<double> v(N);
+  std::vector<double> v(n);
   for (double& x : v) x = uniform(rng);
   return v;
 }
@@ -53,11 +57,11 @@ std::vector<double> operand(std::mt19937_64& rng) {
 /// Operands x, y (y = x for squares) whose fold gives other bits when products are fused.
 struct Operands {
   std::vector<double> x, y;
-  explicit Operands(bool squares) {
+  explicit Operands(bool squares, std::size_t n = N) {
     std::mt19937_64 rng(squares ? 7 : 3);
     do {
-      x = operand(rng);
-      y = squares ? x : operand(rng);
+      x = operand(rng, n);
+      y = squares ? x : operand(rng, n);
     } while (fold(x, y, false) == fold(x, y, true));
   }
 };
@@ -98,6 +102,18 @@ TYPED_TEST(ContractionTest, DotRoundsEachProduct) {
   const strided::StridedView<const double> as(xs.data(), 2 * N, {N}, {2});
   const strided::StridedView<const double> bs(ys.data(), N, {N}, {-1}, N - 1);
   EXPECT_EQ(strided::dot(exec, as, bs), expected);
+}
+
+TYPED_TEST(ContractionTest, LongRunsRoundEachProduct) {
+  const TypeParam exec;
+  const Operands o(false, LONG_RUN);
+  const strided::StridedView<const double> a(o.x.data(), LONG_RUN, {LONG_RUN}, {1});
+  const strided::StridedView<const double> b(o.y.data(), LONG_RUN, {LONG_RUN}, {1});
+  EXPECT_EQ(strided::dot(exec, a, b), fold(o.x, o.y, false));
+  const std::vector<double> x = Operands(true, LONG_RUN).x;
+  EXPECT_EQ(strided::sum_squares(
+                exec, strided::StridedView<const double>(x.data(), LONG_RUN, {LONG_RUN}, {1})),
+            fold(x, x, false));
 }
 
 TYPED_TEST(ContractionTest, SumSquaresRoundsEachSquare) {

@@ -34,6 +34,19 @@ struct Lanes {
   /// must land in the caller's loop nest to vectorize.
   template <class X>
   KOKKOS_FORCEINLINE_FUNCTION void run(std::size_t n0, const X& x, const ReduceFn& reduce_fn) {
+    run(
+        n0, x,
+        [&](std::ptrdiff_t i, U* v) {
+          for (int l = 0; l < REDUCE_LANES; ++l) v[l] = x(i + l);
+        },
+        reduce_fn);
+  }
+
+  /// The same, with block(i, v) setting v[l] = x(i + l) for the 16 elements of each full step
+  /// of the main loop (a fold may compute them together, see TileFold).
+  template <class X, class Block>
+  KOKKOS_FORCEINLINE_FUNCTION void run(std::size_t n0, const X& x, const Block& block,
+                                       const ReduceFn& reduce_fn) {
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(n0);
     std::ptrdiff_t i = 0;
     if (seeded < REDUCE_LANES) {
@@ -48,8 +61,11 @@ struct Lanes {
       // escapes to the caller), one store-to-load round trip per element.
       U acc[REDUCE_LANES];
       for (int l = 0; l < REDUCE_LANES; ++l) acc[l] = lane[l];
-      for (; i + REDUCE_LANES <= n; i += REDUCE_LANES)
-        for (int l = 0; l < REDUCE_LANES; ++l) acc[l] = reduce_fn(acc[l], x(i + l));
+      for (; i + REDUCE_LANES <= n; i += REDUCE_LANES) {
+        U v[REDUCE_LANES];
+        block(i, v);
+        for (int l = 0; l < REDUCE_LANES; ++l) acc[l] = reduce_fn(acc[l], v[l]);
+      }
       for (int l = 0; l < REDUCE_LANES; ++l) lane[l] = acc[l];
     }
     for (; i < n; ++i) {
