@@ -123,8 +123,8 @@ struct MapBody {
           bool unit_lines = dense && bj == B;  // every source's band of j is one unit-stride line
           ((unit_lines = unit_lines && runs_unit(t1[I + 1] + j0)), ...);
           if (unit_lines) {
-            std::ptrdiff_t from[sizeof...(I)][B];
-            value_type* to[B];
+            std::ptrdiff_t from[sizeof...(I)][B] = {};
+            value_type* to[B] = {};
             for (std::size_t k = 0; k < B; ++k) {
               ((from[I][k] = off[I + 1] + t0[I + 1][i0 + k] + t1[I + 1][j0]), ...);
               to[k] = dst.ptr + (off[0] + t1[0][j0 + k] + t0[0][i0]);
@@ -374,8 +374,8 @@ struct MapBody {
                                                     std::size_t j0, const std::ptrdiff_t* s0,
                                                     const std::ptrdiff_t* s1,
                                                     std::index_sequence<I...> seq) const {
-    std::ptrdiff_t from[sizeof...(I)][B];
-    value_type* to[B];
+    std::ptrdiff_t from[sizeof...(I)][B] = {};
+    value_type* to[B] = {};
     for (std::size_t k = 0; k < B; ++k) {
       ((from[I][k] = off[I + 1] + ii(i0 + k) * s0[I + 1] + ii(j0) * s1[I + 1]), ...);
       to[k] = dst.ptr + (off[0] + ii(j0 + k) * s1[0] + ii(i0));
@@ -390,7 +390,7 @@ struct MapBody {
   KOKKOS_FORCEINLINE_FUNCTION void transpose_through_f(const std::ptrdiff_t (*from)[B],
                                                        value_type* const* to, bool streamed,
                                                        std::index_sequence<I...>) const {
-    const value_type* rows[B];
+    const value_type* rows[B] = {};
     alignas(64) value_type computed[is_memcpy<I...>() ? 1 : B * B];
     for (std::size_t i = 0; i < B; ++i) {
       if constexpr (is_memcpy<I...>()) {

@@ -25,13 +25,6 @@ template <class F>
 inline constexpr bool rounds_products_v<F, std::void_t<decltype(F::rounds_products)>> =
     F::rounds_products;
 
-/// f's product without its rounding barrier (only called when rounds_products_v<F>; a template
-/// so that the call is checked only then).
-template <class F, class... A>
-KOKKOS_FORCEINLINE_FUNCTION auto unrounded(const F& f, const A&... a) {
-  return f.unrounded(a...);
-}
-
 /// What a fold reads and computes, without its lanes: the sources and the two functions. Device
 /// kernels hold this (their lanes live in registers and scratch), so their functors stay small.
 template <class MapFn, class ReduceFn, class... Srcs>
@@ -91,9 +84,23 @@ struct TileFold {
         // Operands rebased to the run's start: plain pointer indexing, which GCC vectorizes
         // across all 16 lanes (through base[k] + i it left two lanes scalar).
         const Tuple<Srcs...> at(Srcs{get<I>(srcs).ptr + base[I]}...);
-        fold_unit_run(
-            n0, [&](std::ptrdiff_t i) { return map_fn(get<I>(at).read(i)...); },
-            [&](auto i) { return unrounded(map_fn, get<I>(at).read(i)...); });
+        const auto x = [&](std::ptrdiff_t i) { return map_fn(get<I>(at).read(i)...); };
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+        if constexpr (rounds_products_v<MapFn>) {
+          if (n0 >= BLOCK_ROUNDED_RUN) {
+            lanes.run(
+                n0, x,
+                [&](std::ptrdiff_t i, U* v) {
+                  for (int l = 0; l < REDUCE_LANES; ++l)
+                    v[l] = map_fn.unrounded(get<I>(at).read(i + l)...);
+                  materialize_block(*reinterpret_cast<U(*)[REDUCE_LANES]>(v));
+                },
+                reduce_fn);
+            continue;
+          }
+        }
+#endif
+        lanes.run(n0, x, reduce_fn);
       } else {
         lanes.run(
             n0, [&](std::ptrdiff_t i) { return element(base, s0, i, seq); }, reduce_fn);
@@ -101,35 +108,14 @@ struct TileFold {
     }
   }
 
-  /// One unit-stride run: x(i) is element i. A built-in that rounds its products (dot,
-  /// sum_squares) on a real floating type, on a run long enough to come from memory, computes
-  /// each step's 16 products unrounded, vectorized, and rounds them together (materialize_block)
-  /// instead of one by one through a scalar barrier: the same products, so the same bits. From
-  /// memory that is faster (W6.dot_f32 7.7 -> 9.6 GB/s at 1 thread); on short runs, usually in
-  /// cache, the store and reload of each block cost more than the scalar products (a dot of 4096
-  /// f64 in L1: 36.6 -> 26.7 GB/s), so those keep the scalar form. Device code keeps the
-  /// per-product _rn intrinsics.
-  template <class X, class Raw>
-  KOKKOS_FORCEINLINE_FUNCTION void fold_unit_run(std::size_t n, const X& x,
-                                                 [[maybe_unused]] const Raw& raw) {
-#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-    if constexpr (rounds_products_v<MapFn>) {
-      if (n >= BLOCK_ROUNDED_RUN) {
-        lanes.run(
-            n, x,
-            [&](std::ptrdiff_t i, U* v) {
-              for (int l = 0; l < REDUCE_LANES; ++l) v[l] = raw(i + l);
-              materialize_block(*reinterpret_cast<U(*)[REDUCE_LANES]>(v));
-            },
-            reduce_fn);
-        return;
-      }
-    }
-#endif
-    lanes.run(n, x, reduce_fn);
-  }
-
-  /// Shortest run whose products are rounded a block at a time (128 KiB of f64 per operand).
+  /// A built-in that rounds its products (dot, sum_squares) on a real floating type, on a unit
+  /// run long enough to come from memory, computes each step's 16 products unrounded, vectorized,
+  /// and rounds them together (materialize_block) instead of one by one through a scalar barrier:
+  /// the same products, so the same bits. From memory that is faster (W6.dot_f32 7.7 -> 9.8 GB/s
+  /// at 1 thread); on short runs, usually in cache, the store and reload of each block cost more
+  /// than the scalar products (a dot of 4096 f64 in L1: 36.6 -> 21.8-26.7 GB/s), so those keep
+  /// the scalar form. Device code keeps the per-product _rn intrinsics. This is the shortest run
+  /// that takes the block form (128 KiB of f64 per operand).
   static constexpr std::size_t BLOCK_ROUNDED_RUN = 16384;
 
   template <std::size_t... I>

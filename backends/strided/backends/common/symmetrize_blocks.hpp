@@ -133,9 +133,9 @@ struct SymmetrizeBlocks {
           up[i * M + j] = DstOp::apply(
               symmetrize_half_sum<Hermitian>(SrcOp::apply(near[j]), SrcOp::apply(far[i * M + j])));
       }
-      const T* rows[M];
-      T* upper[M];
-      T* lower[M];
+      const T* rows[M] = {};
+      T* upper[M] = {};
+      T* lower[M] = {};
       for (std::size_t k = 0; k < M; ++k) {
         rows[k] = up + k * M;
         upper[k] = dst + at(r + k, d0) + at(c, 1);

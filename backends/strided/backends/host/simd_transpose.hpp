@@ -254,9 +254,15 @@ inline void transpose_rows(const T* const* s, T* const* d) {
   if constexpr (kernel_side<T>() > 0 && B % kernel_side<T>() == 0) {
     using U = std::conditional_t<sizeof(T) == 8, double, float>;
     using Kernel = x86::Widest<U>;
-    // Trivially copyable T of U's size: its bits move through U's registers unchanged.
-    const U* const* su = reinterpret_cast<const U* const*>(s);
-    U* const* du = reinterpret_cast<U* const*>(d);
+    // Trivially copyable T of U's size: its bits move through U's registers unchanged. The
+    // kernels touch memory only through the intrinsics' may_alias vector types; the row pointers
+    // themselves are converted one by one (reading the T* array as U* would break aliasing).
+    const U* su[B];
+    U* du[B];
+    for (std::size_t k = 0; k < B; ++k) {
+      su[k] = reinterpret_cast<const U*>(s[k]);
+      du[k] = reinterpret_cast<U*>(d[k]);
+    }
     for (std::size_t bi = 0; bi < B; bi += Kernel::K)
       for (std::size_t bj = 0; bj < B; bj += Kernel::K)
         Kernel::template run<Stream>(su + bi, bj, du + bj, bi);
@@ -270,8 +276,9 @@ inline void transpose_rows(const T* const* s, T* const* d) {
 /// The same for a block of rows s + i * ls and d + j * ld.
 template <std::size_t B, bool Stream, class T>
 inline void transpose_block(const T* s, std::ptrdiff_t ls, T* d, std::ptrdiff_t ld) {
-  const T* from[B];
-  T* to[B];
+  // (Initialized: GCC 12 at -O3 -march=native sees a false maybe-uninitialized in the kernels.)
+  const T* from[B] = {};
+  T* to[B] = {};
   for (std::size_t k = 0; k < B; ++k) {
     from[k] = s + static_cast<std::ptrdiff_t>(k) * ls;
     to[k] = d + static_cast<std::ptrdiff_t>(k) * ld;
