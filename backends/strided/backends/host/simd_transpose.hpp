@@ -27,7 +27,7 @@
 
 namespace strided::detail::simd {
 
-/// The instruction set the transposes were compiled for (explain and the report print it).
+/// The instruction set the transposes were compiled for (the transpose tests check it).
 inline constexpr const char* isa_name() {
 #if STRIDED_SIMD_X86 && defined(__AVX512F__)
   return "avx512";
