@@ -26,10 +26,23 @@ KOKKOS_FORCEINLINE_FUNCTION T symmetrize_mirror(const T& x) {
     return x;
 }
 
+/// x / 2, a complex one component by component: a complex divisor (2, 0) goes through the
+/// compiler's complex division, whose cross terms (b * 2 - a * 0) may be contracted, so the sign of
+/// a zero imaginary part (the Hermitian diagonal) depended on the flags and the inlining.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T symmetrize_half(const T& x) {
+  if constexpr (is_complex_v<T>) {
+    using R = std::remove_cv_t<std::remove_reference_t<decltype(x.real())>>;
+    return T(x.real() / static_cast<R>(2), x.imag() / static_cast<R>(2));
+  } else {
+    return static_cast<T>(x / static_cast<T>(2));
+  }
+}
+
 /// (near + mirror(far)) / 2: one element of the result, the same formula on every path.
 template <bool Hermitian, class T>
 KOKKOS_FORCEINLINE_FUNCTION T symmetrize_half_sum(const T& near, const T& far) {
-  return static_cast<T>((near + symmetrize_mirror<Hermitian>(far)) / static_cast<T>(2));
+  return symmetrize_half(static_cast<T>(near + symmetrize_mirror<Hermitian>(far)));
 }
 
 /// Offset of index i along an axis of stride `stride`.
