@@ -13,6 +13,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 
 #include "strided/element_ops.hpp"
@@ -97,6 +98,28 @@ KOKKOS_FORCEINLINE_FUNCTION R rounded_real_mul(const R& a, const R& b) {
   return p;
 #endif
 }
+
+/// Whether every product of an A and a B is exact in the real floating type U, so that rounding
+/// it changes nothing and no contraction can change a sum of such products: two floats in a
+/// double (24 + 24 <= 53 significand bits, and every product, subnormals included, lies inside a
+/// double's exponent range).
+template <class U, class A, class B>
+constexpr bool exact_product() {
+  if constexpr (std::is_floating_point_v<U> && std::is_floating_point_v<A> &&
+                std::is_floating_point_v<B>) {
+    using LU = std::numeric_limits<U>;
+    using LA = std::numeric_limits<A>;
+    using LB = std::numeric_limits<B>;
+    return LA::digits + LB::digits <= LU::digits &&
+           (LA::min_exponent - LA::digits) + (LB::min_exponent - LB::digits) >=
+               LU::min_exponent - LU::digits &&
+           LA::max_exponent + LB::max_exponent <= LU::max_exponent;
+  } else {
+    return false;
+  }
+}
+template <class U, class A, class B>
+inline constexpr bool exact_product_v = exact_product<U, A, B>();
 
 template <class C>
 KOKKOS_FORCEINLINE_FUNCTION C rounded_complex_mul(const C& a, const C& b) {

@@ -66,14 +66,21 @@ struct Convert {
   }
 };
 /// Square and Product of a real floating U can also be computed unrounded, for folds that round
-/// a whole block of them at once (materialize_block): the same values, vectorized.
+/// a whole block of them at once (materialize_block): the same values, vectorized. Products that
+/// are exact in U (two floats in a double) need no rounding at all: rounds_products_of is false
+/// for them, and the plain product vectorizes with nothing in its way.
 template <class U>
 struct Square {
-  static constexpr bool rounds_products = std::is_floating_point_v<U>;
+  template <class T>
+  static constexpr bool rounds_products_of =
+      std::is_floating_point_v<U> && !exact_product_v<U, T, T>;
   template <class T>
   KOKKOS_INLINE_FUNCTION U operator()(const T& x) const {
     const U v = static_cast<U>(x);
-    return rounded_mul(v, v);
+    if constexpr (exact_product_v<U, T, T>)
+      return v * v;
+    else
+      return rounded_mul(v, v);
   }
   template <class T>
   KOKKOS_INLINE_FUNCTION U unrounded(const T& x) const {
@@ -83,10 +90,15 @@ struct Square {
 };
 template <class U>
 struct Product {
-  static constexpr bool rounds_products = std::is_floating_point_v<U>;
+  template <class A, class B>
+  static constexpr bool rounds_products_of =
+      std::is_floating_point_v<U> && !exact_product_v<U, A, B>;
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION U operator()(const A& a, const B& b) const {
-    return rounded_mul(static_cast<U>(a), static_cast<U>(b));
+    if constexpr (exact_product_v<U, A, B>)
+      return static_cast<U>(a) * static_cast<U>(b);
+    else
+      return rounded_mul(static_cast<U>(a), static_cast<U>(b));
   }
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION U unrounded(const A& a, const B& b) const {

@@ -116,6 +116,38 @@ TYPED_TEST(ContractionTest, LongRunsRoundEachProduct) {
             fold(x, x, false));
 }
 
+static_assert(strided::detail::exact_product_v<double, float, float>);
+static_assert(!strided::detail::exact_product_v<double, double, double>);
+static_assert(!strided::detail::exact_product_v<float, float, float>);
+static_assert(!strided::detail::exact_product_v<double, float, double>);
+static_assert(!strided::detail::exact_product_v<double, int, int>);
+
+/// Two floats multiply exactly in a double, so an f32 dot accumulated in f64 needs no rounding
+/// barrier (it vectorizes freely): fused or not, its bits are the contract's fold of the exact
+/// products, and never those of products rounded to float first.
+TYPED_TEST(ContractionTest, FloatProductsInADoubleNeedNoRounding) {
+  const TypeParam exec;
+  for (const std::size_t n : {N, LONG_RUN}) {
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<float> uniform(-2.0f, 2.0f);
+    std::vector<float> x(n), y(n);
+    std::vector<double> xd(n), yd(n), rounded(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      x[k] = uniform(rng);
+      y[k] = uniform(rng);
+      xd[k] = x[k];
+      yd[k] = y[k];
+      rounded[k] = static_cast<float>(x[k] * y[k]);
+    }
+    const std::vector<double> ones(n, 1.0);
+    const double expected = fold(xd, yd, false);
+    ASSERT_EQ(fold(xd, yd, true), expected);  // exact products: fusing changes nothing
+    ASSERT_NE(fold(rounded, ones, false), expected);
+    const strided::StridedView<const float> a(x.data(), n, {n}, {1}), b(y.data(), n, {n}, {1});
+    EXPECT_EQ(strided::dot<double>(exec, a, b), expected) << n << " elements";
+  }
+}
+
 TYPED_TEST(ContractionTest, SumSquaresRoundsEachSquare) {
   const std::vector<double> x = Operands(true).x;
   const double expected = fold(x, x, false);

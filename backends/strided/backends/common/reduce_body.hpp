@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -18,12 +19,16 @@
 
 namespace strided::detail {
 
-/// Whether F is a built-in whose products can be rounded a block at a time (Square, Product).
-template <class F, class = void>
-inline constexpr bool rounds_products_v = false;
-template <class F>
-inline constexpr bool rounds_products_v<F, std::void_t<decltype(F::rounds_products)>> =
-    F::rounds_products;
+/// Whether F is a built-in whose products of Ts... are rounded, and can be rounded a block at a
+/// time (Square, Product; not when the products are exact).
+template <class F, class List, class = void>
+struct RoundsProducts : std::false_type {};
+template <class F, class... Ts>
+struct RoundsProducts<F, std::tuple<Ts...>,
+                      std::void_t<decltype(F::template rounds_products_of<Ts...>)>>
+    : std::bool_constant<F::template rounds_products_of<Ts...>> {};
+template <class F, class... Ts>
+inline constexpr bool rounds_products_v = RoundsProducts<F, std::tuple<Ts...>>::value;
 
 /// What a fold reads and computes, without its lanes: the sources and the two functions. Device
 /// kernels hold this (their lanes live in registers and scratch), so their functors stay small.
@@ -86,7 +91,7 @@ struct TileFold {
         const Tuple<Srcs...> at(Srcs{get<I>(srcs).ptr + base[I]}...);
         const auto x = [&](std::ptrdiff_t i) { return map_fn(get<I>(at).read(i)...); };
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-        if constexpr (rounds_products_v<MapFn>) {
+        if constexpr (rounds_products_v<MapFn, typename Srcs::value_type...>) {
           if (n0 >= BLOCK_ROUNDED_RUN) {
             lanes.run(
                 n0, x,
