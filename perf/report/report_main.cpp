@@ -42,12 +42,13 @@ void print_header(const Options& options, int threads, const Repetitions& reps) 
       !std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>;
   std::printf(
       "strided-report: Strided %s on Kokkos %d.%d.%d, %s with %d thread%s%s%s, "
-      "algorithm %s%s\n",
+      "algorithm %s%s;\nin-register transposes compiled for %s (the compiler's target flags)\n",
       strided::version_string, KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100,
       KOKKOS_VERSION % 100, Kokkos::DefaultHostExecutionSpace::name(), threads,
       threads == 1 ? "" : "s", device_elsewhere ? ", D.* rows on " : "",
       device_elsewhere ? Kokkos::DefaultExecutionSpace::name() : "", options.algorithm.c_str(),
-      have_kokkoskernels ? ", KokkosBlas peers" : " (built without Kokkos Kernels)");
+      have_kokkoskernels ? ", KokkosBlas peers" : " (built without Kokkos Kernels)",
+      strided::detail::simd::isa_name());
   char count[96];
   if (reps.min == reps.max)
     std::snprintf(count, sizeof count, "%d repetitions", reps.min);
