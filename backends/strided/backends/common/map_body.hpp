@@ -266,6 +266,17 @@ struct MapBody {
       const std::size_t bi = n0 - i0 < B ? n0 - i0 : B;
       for (std::size_t j0 = 0; j0 < n1; j0 += B) {
         const std::size_t bj = n1 - j0 < B ? n1 - j0 : B;
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+        // A band reads B source lines side by side, often one page; the next band starts
+        // another page, where the hardware prefetchers start over: fetch its lines now.
+        if (i0 + 2 * B <= n0)
+          ((magnitude(s1[I + 1]) == 1
+                ? simd::prefetch_rows<B>(
+                      get<I>(srcs).ptr + (off[I + 1] + ii(i0 + B) * s0[I + 1] + ii(j0) * s1[I + 1]),
+                      s0[I + 1])
+                : void()),
+           ...);
+#endif
         if (bi == B && bj == B)
           block<true>(off, i0, j0, B, B, s0, s1, seq);
         else
