@@ -22,6 +22,7 @@
 #include "strided/reduce_axes.hpp"
 #include "strided/strided_array.hpp"
 #include "strided/strided_view.hpp"
+#include "strided/tune.hpp"
 #include "strided/version.hpp"
 
 #ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_STRIDED

@@ -5,7 +5,9 @@
 // else.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <vector>
 
@@ -309,6 +311,57 @@ TYPED_TEST(PlanTest, OptionsChangeHowACallRunsNotItsValues) {
   const auto sum_plan = strided::make_plan(src.view, small_tiles);
   EXPECT_TRUE(
       same_bits(strided::sum(exec, sum_plan, src.view), strided::sum(exec, src.view, small_tiles)));
+}
+
+template <class T, std::size_t K>
+bool one_of(const T (&candidates)[K], T value) {
+  return std::find(std::begin(candidates), std::end(candidates), value) != std::end(candidates);
+}
+
+TYPED_TEST(PlanTest, TunedCopyPlansCopyAndAreKept) {
+  const TypeParam exec;
+  std::mt19937 rng(17);
+  // A transposed layout (the tile side varies) and a permuted one (the L1 budget varies).
+  for (const auto& extents : std::vector<std::vector<std::size_t>>{{67, 45, 33}, {300, 257}}) {
+    auto src = random_operand<double>(extents, rng);
+    strided_test::fill(src.view, 9);
+    auto dst = random_operand<double>(extents, rng);
+    auto expected = same_layout(dst, 0);
+    strided::copy_into(exec, expected.view, src.view);
+    const auto p = strided::tune_copy_plan(exec, dst.view, src.view);
+    EXPECT_EQ(dst.buffer, expected.buffer);  // measuring copies src into dst
+    EXPECT_TRUE(one_of(strided::tuned_block_bytes, p.options().planner.block_bytes));
+    EXPECT_TRUE(
+        one_of(strided::tuned_transpose_row_bytes, p.options().planner.transpose_row_bytes));
+    EXPECT_TRUE(p.matches(dst.view, src.view));
+    // Kept: the same layouts again return the same choice at once, copying nothing.
+    auto again = same_layout(dst, 0);
+    const auto q = strided::tune_copy_plan(exec, again.view, src.view);
+    EXPECT_EQ(again.buffer, same_layout(dst, 0).buffer);
+    EXPECT_EQ(q.options().planner.block_bytes, p.options().planner.block_bytes);
+    EXPECT_EQ(q.options().planner.transpose_row_bytes, p.options().planner.transpose_row_bytes);
+    EXPECT_EQ(strided::explain(q), strided::explain(p));
+    strided::copy_into(exec, q, again.view, src.view);
+    EXPECT_EQ(again.buffer, expected.buffer);
+  }
+  // Errors before any write; an override is kept as given, measuring nothing.
+  std::vector<double> a(48, 1.0), b(48, 2.0);
+  const strided::StridedView<double> row(a.data(), a.size(), {6, 8}, {8, 1});
+  const strided::StridedView<double> wide(b.data(), b.size(), {8, 6}, {6, 1});
+  const strided::StridedView<double> repeats(a.data(), a.size(), {6, 8}, {0, 1});
+  const strided::StridedView<double> col(b.data(), b.size(), {6, 8}, {1, 6});
+  using strided::ErrorCode;
+  strided_test::expect_error([&] { (void)strided::tune_copy_plan(exec, row, wide); },
+                             ErrorCode::ShapeMismatch, "tune_copy_plan");
+  strided_test::expect_error([&] { (void)strided::tune_copy_plan(exec, repeats, col); },
+                             ErrorCode::NonInjectiveOutput, "copy_into");
+  EXPECT_EQ(a, std::vector<double>(48, 1.0));
+  const std::size_t blocks[] = {3, 4};
+  strided::Options fixed;
+  fixed.planner.block_override = blocks;
+  const auto o = strided::tune_copy_plan(exec, row, col, fixed);
+  EXPECT_EQ(o.options().planner.block_override, blocks);
+  EXPECT_EQ(a, std::vector<double>(48, 1.0));
 }
 
 TEST(DefaultOptions, SetAndRead) {
