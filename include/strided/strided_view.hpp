@@ -146,7 +146,8 @@ class StridedView {
     return retag<compose_t<Op, Adjoint>>(permute({1, 0}));
   }
 
-  /// Extents of 1 grow to `dims` with stride 0; other extents must match.
+  /// Extents of 1 grow to `dims` with stride 0; other extents must match, and the element count
+  /// must stay representable (OffsetOverflow, as at construction).
   StridedView broadcast(const detail::IndexList<std::size_t>& dims) const {
     if (dims.size() != rank())
       detail::throw_error(ErrorCode::RankMismatch, "broadcast", "target rank ", dims.size(),
@@ -160,6 +161,9 @@ class StridedView {
       result.m_extents[k] = dims[k];
       result.m_strides[k] = 0;
     }
+    if (!detail::representable_count(result.layout()))
+      detail::throw_error(ErrorCode::OffsetOverflow, "broadcast", "broadcasting to these extents ",
+                          "gives more than PTRDIFF_MAX elements");
     return result;
   }
 

@@ -327,6 +327,37 @@ TEST(StridedView, ZeroExtentIsValidForAnyStridesAndOffset) {
   EXPECT_EQ(e.permute({1, 0}).extent(0), 5u);
 }
 
+// Found by the fuzzer: the element count of a non-empty view must fit std::ptrdiff_t (kernels
+// index with signed integers). Stride-0 axes reach one element, so only this rule bounds them:
+// 2^64 - 1 elements used to be rejected on one axis and 2^63 accepted over two.
+TEST(StridedView, ElementCountFitsPtrdiff) {
+  double data[1] = {};
+  const std::size_t huge = std::numeric_limits<std::size_t>::max();
+  const auto max_count = static_cast<std::size_t>(kMaxDiff);
+  expect_error(
+      [&] {
+        StridedView<double>(data, 1, {1, huge}, {1 << 26, 0});
+      },
+      ErrorCode::OffsetOverflow, "StridedView");
+  expect_error(
+      [&] {
+        StridedView<double>(data, 1, {std::size_t(1) << 32, std::size_t(1) << 31}, {0, 0});
+      },
+      ErrorCode::OffsetOverflow, "StridedView");
+  const StridedView<double> widest(data, 1, {max_count}, {0});
+  EXPECT_EQ(widest.size(), max_count);
+  // broadcast keeps the rule: its count would otherwise wrap size() (2^32 * 2^32 == 0).
+  const StridedView<double> one(data, 1, {1, 1}, {1, 1});
+  expect_error(
+      [&] {
+        one.broadcast({std::size_t(1) << 32, std::size_t(1) << 32});
+      },
+      ErrorCode::OffsetOverflow, "broadcast");
+  expect_error([&] { one.broadcast({huge, 1}); }, ErrorCode::OffsetOverflow, "broadcast");
+  EXPECT_EQ(one.broadcast({max_count, 1}).size(), max_count);
+  EXPECT_EQ(StridedView<double>(data, 1, {0, 1}, {1, 1}).broadcast({0, huge}).size(), 0u);
+}
+
 TEST(StridedView, NegativeOffsetThrows) {
   double data[4] = {};
   expect_error([&] { StridedView<double>(data, 4, {2}, {1}, -1); }, ErrorCode::OffsetOverflow,

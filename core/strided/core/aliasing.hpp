@@ -44,10 +44,14 @@ void for_each_offset(const AxisList& axes, std::size_t count, Visit&& visit) {
   while (true) {
     visit(offset);
     std::size_t k = 0;
+    // Every offset visited is a reachable one (no step past an axis' last index), so none
+    // overflows: each is a sum of the layout's reaches.
     for (; k < count; ++k) {
-      offset += axes[k].stride;
-      if (++index[k] < axes[k].extent) break;
-      offset -= static_cast<std::ptrdiff_t>(axes[k].extent) * axes[k].stride;
+      if (++index[k] < axes[k].extent) {
+        offset += axes[k].stride;
+        break;
+      }
+      offset -= static_cast<std::ptrdiff_t>(axes[k].extent - 1) * axes[k].stride;
       index[k] = 0;
     }
     if (k == count) return;
@@ -111,10 +115,19 @@ inline bool shares_memory(const MemoryRef& a, const MemoryRef& b) {
   const auto base_b = reinterpret_cast<std::uintptr_t>(b.origin);
   const auto ea = static_cast<std::ptrdiff_t>(a.element_size);
   const auto eb = static_cast<std::ptrdiff_t>(b.element_size);
-  // Byte ranges [first, last) relative to a's origin, in wrapping-free signed arithmetic.
+  // Byte ranges [first, last) relative to a's origin, in checked signed arithmetic: a range
+  // that does not fit (only a buffer claimed larger than memory) conservatively overlaps.
   const std::ptrdiff_t delta = static_cast<std::ptrdiff_t>(base_b - base_a);
-  const std::ptrdiff_t a_first = alo * ea, a_last = ahi * ea + ea;
-  const std::ptrdiff_t b_first = delta + blo * eb, b_last = delta + bhi * eb + eb;
+  std::ptrdiff_t a_first = 0, a_last = 0, b_first = 0, b_last = 0;
+  const auto bytes = [](std::ptrdiff_t element, std::ptrdiff_t size, std::ptrdiff_t base,
+                        std::ptrdiff_t extra, std::ptrdiff_t& out) {
+    std::ptrdiff_t scaled = 0;
+    return checked_stride_mul(element, static_cast<std::size_t>(size), scaled) &&
+           checked_add(base, scaled, out) && checked_add(out, extra, out);
+  };
+  if (!bytes(alo, ea, 0, 0, a_first) || !bytes(ahi, ea, 0, ea, a_last) ||
+      !bytes(blo, eb, delta, 0, b_first) || !bytes(bhi, eb, delta, eb, b_last))
+    return true;
   if (a_last <= b_first || b_last <= a_first) return false;
   if (ea != eb || delta % ea != 0) return true;
   // Same element size, element-aligned: elements coincide or are disjoint. Offsets of both

@@ -36,6 +36,34 @@ inline bool checked_add(std::ptrdiff_t a, std::ptrdiff_t b, std::ptrdiff_t& out)
   return true;
 }
 
+/// a * b and a + b clamped at SIZE_MAX: the planner's cost estimates (bytes, regions, weights)
+/// only compare sizes, and a clamped size still compares as "too large".
+inline std::size_t saturating_mul(std::size_t a, std::size_t b) noexcept {
+  std::size_t out = 0;
+  return checked_mul(a, b, out) ? out : std::numeric_limits<std::size_t>::max();
+}
+inline std::size_t saturating_add(std::size_t a, std::size_t b) noexcept {
+  return a > std::numeric_limits<std::size_t>::max() - b ? std::numeric_limits<std::size_t>::max()
+                                                         : a + b;
+}
+
+/// a * b for a signed stride and an unsigned count, false when it does not fit std::ptrdiff_t.
+inline bool checked_stride_mul(std::ptrdiff_t stride, std::size_t count,
+                               std::ptrdiff_t& out) noexcept {
+  constexpr std::size_t hi = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+  std::size_t product = 0;
+  if (!checked_mul(magnitude(stride), count, product)) return false;
+  if (stride >= 0) {
+    if (product > hi) return false;
+    out = static_cast<std::ptrdiff_t>(product);
+  } else {
+    if (product > hi + 1) return false;  // -2^63 is representable
+    out = product == hi + 1 ? std::numeric_limits<std::ptrdiff_t>::min()
+                            : -static_cast<std::ptrdiff_t>(product);
+  }
+  return true;
+}
+
 /// `(extent - 1) * stride` as a signed value, false when it does not fit.
 inline bool checked_reach(std::size_t extent, std::ptrdiff_t stride, std::ptrdiff_t& out) noexcept {
   constexpr std::size_t hi = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());

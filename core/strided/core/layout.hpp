@@ -6,6 +6,7 @@
 #endif
 
 #include <cstddef>
+#include <limits>
 
 #include "strided/core/checked_arithmetic.hpp"
 
@@ -47,13 +48,22 @@ inline bool offset_bounds(const LayoutRef& layout, std::ptrdiff_t& lowest,
   return true;
 }
 
+/// True when the element count of a non-empty layout fits std::ptrdiff_t: kernels index
+/// elements with signed integers, so every index and every product of extents is representable.
+inline bool representable_count(const LayoutRef& layout) noexcept {
+  if (layout.has_zero_extent()) return true;
+  std::size_t count = 0;
+  return element_count(layout, count) &&
+         count <= static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+}
+
 /// True when every element `offset + sum(i_k * stride_k)` lies in [0, buffer_len) and the
-/// arithmetic is representable. A layout with an extent 0 reaches nothing and is always valid.
+/// arithmetic is representable (representable_count). A layout with an extent 0 reaches nothing
+/// and is always valid.
 inline bool fits_buffer(const LayoutRef& layout, std::size_t buffer_len,
                         std::ptrdiff_t offset) noexcept {
   if (layout.has_zero_extent()) return true;
-  std::size_t count = 0;
-  if (!element_count(layout, count)) return false;
+  if (!representable_count(layout)) return false;
   std::ptrdiff_t lowest = 0, highest = 0;
   if (offset < 0 || !offset_bounds(layout, lowest, highest)) return false;
   std::ptrdiff_t first = 0, last = 0;
@@ -82,7 +92,11 @@ inline void dense_strides_like(const LayoutRef& layout, std::ptrdiff_t* dense) n
       }
     }
     dense[best] = step;
-    step *= static_cast<std::ptrdiff_t>(layout.extents[best] > 0 ? layout.extents[best] : 1);
+    // The steps are partial products of the extents, so they fit when the element count does;
+    // an empty layout's extents may pass 64 bits, and its strides are never used: they stop.
+    std::ptrdiff_t next = 0;
+    if (checked_stride_mul(step, layout.extents[best] > 0 ? layout.extents[best] : 1, next))
+      step = next;
     last_axis = best;
     last_mag = best_mag;
     ++placed;
