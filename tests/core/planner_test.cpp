@@ -316,6 +316,23 @@ void expect_visits_match(const Plan<N>& p, const Extents& extents, const StrideS
 // stride_order (item 14)
 // ---------------------------------------------------------------------------------------------
 
+// The issue that asked for the fuzzer: an empty layout may carry extents whose product passes
+// 64 bits, and is_dense multiplied them as signed integers (undefined behaviour; UBSan in CI).
+TEST(IsDense, TakesAnyExtentsWithoutOverflow) {
+  using strided::detail::is_dense;
+  const std::size_t big = std::size_t(1) << 62;
+  const std::size_t empty[] = {0, big, big, big};
+  const std::ptrdiff_t empty_strides[] = {1, 1, std::ptrdiff_t(big), 1};
+  EXPECT_FALSE(is_dense(4, empty, empty_strides));
+  const std::size_t e[] = {3, 1, 4};
+  const std::ptrdiff_t row[] = {4, 99, 1}, col[] = {1, -7, 3}, gap[] = {8, 0, 2},
+                       neg[] = {-4, 0, 1};
+  EXPECT_TRUE(is_dense(3, e, row));
+  EXPECT_TRUE(is_dense(3, e, col));
+  EXPECT_FALSE(is_dense(3, e, gap));
+  EXPECT_FALSE(is_dense(3, e, neg));
+}
+
 TEST(StrideOrder, RanksByMagnitudeZeroFirst) {
   const std::ptrdiff_t strides[] = {4, 0, 2};
   int order[3];
@@ -613,6 +630,91 @@ TEST(ComputeBlocks, FullyShrunkWhenNothingFits) {
   PlannerOptions opt;
   opt.block_bytes = 64;
   EXPECT_EQ(blocks_of<2>({50, 60}, {{8, 400}, {480, 8}}, {2, 2}, 0, opt), (Extents{1, 1}));
+}
+
+/// The shrink loops of compute_blocks as Strided.jl writes them (halve, then one step at a time),
+/// for problems that skip its early exits.
+template <int N>
+Extents stepwise_blocks(const Extents& dims, const StrideSet& bytes, const Extents& costs,
+                        const PlannerOptions& opt) {
+  Extents b = dims;
+  const int n = static_cast<int>(dims.size());
+  while (region_of<N>(b, bytes, opt.cache_line) >= 2 * opt.block_bytes) {
+    const int i = last_argmax_weighted(n, b.data(), costs.data());
+    if (i < 0) break;
+    b[static_cast<std::size_t>(i)] = (b[static_cast<std::size_t>(i)] + 1) / 2;
+  }
+  while (region_of<N>(b, bytes, opt.cache_line) > opt.block_bytes) {
+    const int i = last_argmax_weighted(n, b.data(), costs.data());
+    if (i < 0) break;
+    b[static_cast<std::size_t>(i)] -= 1;
+  }
+  return b;
+}
+
+// A broadcast axis (stride 0 for every operand) does not change the region, so one-by-one steps
+// on it took up to its extent: plan() of a broadcast view of 2^40 rows did not return. Its block
+// now jumps to where the steps stop, to the same blocks.
+TEST(ComputeBlocks, BroadcastAxesShrinkLikeSteps) {
+  const StrideSet bytes = {{8, 0, 8000}, {8000, 0, 8}};  // axis 1 broadcast, 0 and 2 transposed
+  int jumped = 0;
+  for (std::size_t budget : {1024u, 32768u}) {
+    PlannerOptions opt;
+    opt.block_bytes = budget;
+    for (std::size_t e = 2; e < 3000; e += 37) {
+      const Extents dims = {1000, e, 600};
+      const Extents costs = {16, 1, 16};
+      const Extents want = stepwise_blocks<2>(dims, bytes, costs, opt);
+      ASSERT_EQ(blocks_of<2>(dims, bytes, costs, 0, opt), want) << "extent " << e;
+      jumped += want[1] < e / 2 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(jumped, 10);  // the sweep reaches the broadcast axis in the step loop
+  // A layout a random search found stuck in the steps (more than 10^8 of them): the other axes
+  // shrink to 1 first, then the broadcast block stepped down from 2^40.
+  const StrideSet stuck = {{4194304, 67108864, 0}, {1024, 128, 0}};
+  const Extents costs = {256, 32, 1};
+  for (const std::size_t e : {std::size_t(1) << 20, std::size_t(1) << 40}) {
+    const Extents dims = {185, 2, e};
+    const Extents b = blocks_of<2>(dims, stuck, costs);
+    if (e < (std::size_t(1) << 21)) {
+      EXPECT_EQ(b, stepwise_blocks<2>(dims, stuck, costs, PlannerOptions{}));
+    }
+    EXPECT_LE(b[2], e);
+  }
+}
+
+// Every option value and any extents below 2^63 elements: the cost arithmetic saturates, the
+// gather sizes stop at GATHER_MAX, a fusion whose extent x stride passes 64 bits joins nothing,
+// a cache line of 0 counts as 1 byte. UBSan (the asan preset) checks the arithmetic; here the
+// plans must be complete.
+TEST(MakePlan, AnyExtentsAndOptionsWithoutOverflow) {
+  constexpr std::size_t most = ~std::size_t(0);
+  const std::ptrdiff_t far = std::ptrdiff_t(1) << 61;
+  const std::vector<std::pair<Extents, StrideSet>> layouts = {
+      {{3, std::size_t(1) << 30, std::size_t(1) << 31}, {{1, 0, 0}}},  // broadcast, gathered
+      {{2, 2, std::size_t(1) << 40, 3}, {{far, -far, 0, 1}}},          // strides near 2^63
+      {{4, std::size_t(1) << 58}, {{far * 2, 0}}},                     // fusion: 4 * 2^62
+      {{2, 3}, {{far * 2, 1}}},                                        // bytes past 2^63
+  };
+  for (const auto& [extents, strides] : layouts)
+    for (const std::size_t line : {std::size_t(0), std::size_t(64), most})
+      for (const std::size_t budget : {std::size_t(0), std::size_t(32768), most}) {
+        PlannerOptions opt;
+        opt.cache_line = line;
+        opt.block_bytes = budget;
+        opt.max_tile_elements = budget == 0 ? 0 : most;
+        const Plan<1> p = plan_of<1>(extents, strides, 16, opt);
+        std::size_t count = 1, tiles = 1;
+        for (std::size_t e : extents) count *= e;
+        EXPECT_EQ(p.count, count);
+        for (int i = 0; i < p.rank; ++i) {
+          EXPECT_GE(p.blocks[i], 1u);
+          EXPECT_LE(p.blocks[i], p.dims[i]);
+          tiles *= p.tiles[i];
+        }
+        EXPECT_EQ(p.tile_count, tiles);
+      }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,11 +8,15 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <limits>
 
+#include "strided/core/checked_arithmetic.hpp"
 #include "strided/core/magnitude.hpp"
 #include "strided/core/plan.hpp"
 
 namespace strided::detail {
+
+inline constexpr std::ptrdiff_t kMaxStride = std::numeric_limits<std::ptrdiff_t>::max();
 
 /// Tuning constants of the planner (Strided.jl's values).
 struct PlannerOptions {
@@ -63,20 +67,23 @@ void order_axes(int rank, const std::ptrdiff_t (*strides)[MAX_PLAN_RANK], bool w
 
 /// Bytes of cache lines one tile touches (Strided.jl's total memory region): per operand, strides
 /// below a cache line add contiguous span, larger ones multiply the count of separate runs.
+/// Saturating: any block and option values give a size that still compares as too large.
 template <int N>
 std::size_t memory_region(int rank, const std::size_t* blocks,
                           const std::ptrdiff_t (*byte_strides)[MAX_PLAN_RANK], std::size_t line) {
+  line = std::max<std::size_t>(line, 1);  // a cache_line of 0 counts as 1 byte
   std::size_t region = 0;
   for (int k = 0; k < N; ++k) {
     std::size_t span = 0, runs = 1;
     for (int i = 0; i < rank; ++i) {
       const std::size_t s = magnitude(byte_strides[k][i]);
       if (s < line)
-        span += (blocks[i] - 1) * s;
+        span = saturating_add(span, saturating_mul(blocks[i] - 1, s));
       else
-        runs *= blocks[i];
+        runs = saturating_mul(runs, blocks[i]);
     }
-    region += line * (span / line + 1) * runs;
+    const std::size_t lines = saturating_add(span / line, 1);
+    region = saturating_add(region, saturating_mul(saturating_mul(line, lines), runs));
   }
   return region;
 }
@@ -87,7 +94,7 @@ inline int last_argmax_weighted(int rank, const std::size_t* blocks, const std::
   std::size_t best_value = 0;
   for (int i = 0; i < rank; ++i) {
     if (blocks[i] <= 1) continue;
-    const std::size_t v = (blocks[i] - 1) * costs[i];
+    const std::size_t v = saturating_mul(blocks[i] - 1, costs[i]);
     if (best < 0 || v >= best_value) {
       best = i;
       best_value = v;
@@ -129,7 +136,7 @@ void compute_blocks(int first, int rank, const std::size_t* dims,
     return;
   }
   const std::size_t* c = costs + first;
-  while (memory_region<N>(n, b, sub, opt.cache_line) >= 2 * opt.block_bytes) {
+  while (memory_region<N>(n, b, sub, opt.cache_line) >= saturating_mul(2, opt.block_bytes)) {
     const int i = last_argmax_weighted(n, b, c);
     if (i < 0) break;
     b[i] = (b[i] + 1) / 2;
@@ -137,23 +144,40 @@ void compute_blocks(int first, int rank, const std::size_t* dims,
   while (memory_region<N>(n, b, sub, opt.cache_line) > opt.block_bytes) {
     const int i = last_argmax_weighted(n, b, c);
     if (i < 0) break;
-    b[i] -= 1;
+    bool footprint = false;
+    for (int k = 0; k < N; ++k) footprint = footprint || sub[k][i] != 0;
+    if (footprint) {
+      b[i] -= 1;
+      continue;
+    }
+    // The region does not depend on a block whose strides are all 0 (a broadcast input), so
+    // one-by-one steps would take up to its extent (2^62 for a broadcast view) to move on. Jump
+    // to where they stop: the largest block at which axis i is no longer the one chosen (the
+    // choice is monotone in b[i]), found by bisection. Same blocks as the steps.
+    std::size_t chosen = b[i], unchosen = 1;
+    while (chosen - unchosen > 1) {
+      b[i] = unchosen + (chosen - unchosen) / 2;
+      (last_argmax_weighted(n, b, c) == i ? chosen : unchosen) = b[i];
+    }
+    b[i] = unchosen;
   }
 }
 
 /// True when strides are dense row-major or dense column-major over the axes of extent > 1.
+/// Any extents: an empty layout may have a product of extents past 64 bits, and then so does the
+/// dense stride it would need, so an overflow ends the match.
 inline bool is_dense(std::size_t rank, const std::size_t* extents, const std::ptrdiff_t* strides) {
-  std::ptrdiff_t row = 1, col = 1;
+  std::size_t row = 1, col = 1;
   bool row_major = true, col_major = true;
   for (std::size_t j = 0; j < rank; ++j) {
     const std::size_t r = rank - 1 - j;
     if (extents[r] > 1) {
-      row_major = row_major && strides[r] == row;
-      row *= static_cast<std::ptrdiff_t>(extents[r]);
+      row_major = row_major && magnitude(strides[r]) == row && strides[r] > 0;
+      row_major = row_major && checked_mul(row, extents[r], row);
     }
     if (extents[j] > 1) {
-      col_major = col_major && strides[j] == col;
-      col *= static_cast<std::ptrdiff_t>(extents[j]);
+      col_major = col_major && magnitude(strides[j]) == col && strides[j] > 0;
+      col_major = col_major && checked_mul(col, extents[j], col);
     }
   }
   return row_major || col_major;
@@ -201,8 +225,8 @@ void count_tiles(Plan<N>& p) {
 template <int N>
 void gather_short_axes(Plan<N>& p, const PlannerOptions& opt) {
   // Groups of about sqrt(count) elements each at most: a small tensor splits evenly.
-  std::size_t balanced = 1;
-  while (balanced * balanced < p.count) balanced *= 2;
+  std::size_t balanced = 1;  // (stops at GATHER_MAX, below any overflow)
+  while (balanced < GATHER_MAX && balanced * balanced < p.count) balanced *= 2;
   const std::size_t most =
       std::min<std::size_t>(std::min<std::size_t>(GATHER_MAX, balanced), opt.max_tile_elements);
   // Picks, among the axes not taken yet, those where `operand` is fastest (smallest |stride|)
@@ -221,8 +245,9 @@ void gather_short_axes(Plan<N>& p, const PlannerOptions& opt) {
     }
     int g = 0;
     count = 1;
-    for (int j = 0; j < n && count * p.dims[order[j]] <= limit; ++j) {
-      count *= p.dims[order[j]];
+    std::size_t grown = 0;
+    for (int j = 0; j < n && checked_mul(count, p.dims[order[j]], grown) && grown <= limit; ++j) {
+      count = grown;
       taken[order[j]] = true;
       group[g++] = order[j];
     }
@@ -329,8 +354,11 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
   for (int j = 0; j < r; ++j) {
     const int i = perm[j];
     bool joins = fused > 0;
-    for (int k = 0; k < N && joins; ++k)
-      joins = s[k][i] == static_cast<std::ptrdiff_t>(p.dims[fused - 1]) * p.strides[k][fused - 1];
+    for (int k = 0; k < N && joins; ++k) {  // an extent x stride past 64 bits joins nothing
+      std::ptrdiff_t next = 0;
+      joins =
+          checked_stride_mul(p.strides[k][fused - 1], p.dims[fused - 1], next) && s[k][i] == next;
+    }
     if (joins) {
       p.dims[fused - 1] *= dims[i];
       ++p.fused_axes[fused - 1];
@@ -354,10 +382,12 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
     for (int i = 0; i < p.rank; ++i) {
       std::size_t m = ~std::size_t(0);
       for (int k = 0; k < N; ++k) {
-        bytes[k][i] = p.strides[k][i] * static_cast<std::ptrdiff_t>(element_size[k]);
+        // Clamped: a stride of more than PTRDIFF_MAX bytes only needs to compare as huge.
+        if (!checked_stride_mul(p.strides[k][i], element_size[k], bytes[k][i]))
+          bytes[k][i] = p.strides[k][i] < 0 ? -kMaxStride : kMaxStride;
         m = std::min(m, magnitude(p.strides[k][i]));
       }
-      costs[i] = m == 0 ? 1 : 2 * m;
+      costs[i] = m == 0 ? 1 : saturating_mul(2, m);
     }
     compute_blocks<N>(0, p.rank, p.dims, bytes, costs, opt, p.blocks);
     cap_tile(p, opt);
@@ -403,7 +433,8 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
                   const PlannerOptions& opt = {}) {
   Plan<N> p = plan_layout<N>(rank, extents, strides, element_size, opt);
   // Streaming stores pay only when the output cannot stay in cache.
-  p.stream_stores = opt.weight_first_operand && p.count * element_size[0] >= opt.stream_bytes;
+  p.stream_stores =
+      opt.weight_first_operand && saturating_mul(p.count, element_size[0]) >= opt.stream_bytes;
   return p;
 }
 
