@@ -2,6 +2,7 @@
 // symmetrize in and out of place, against a reference loop, on every execution space.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <complex>
 #include <cstddef>
 #include <random>
@@ -69,6 +70,43 @@ TYPED_TEST(MapTest, SymmetrizeRealAndComplexInAndOutOfPlace) {
     check_symmetrize<false, std::complex<double>>(TypeParam(), n, rng);
     check_symmetrize<true, std::complex<double>>(TypeParam(), n, rng);
     check_symmetrize<true, double>(TypeParam(), n, rng);
+  }
+}
+
+// Found by the fuzzer: the Hermitian part wrote element (j, i) as conj of element (i, j). Where
+// the imaginary parts cancel, (a + conj(b)) / 2 has +0 and conj of its mirror has -0: every
+// element must be its own formula, bit for bit, in place and out of place, on every layout.
+TYPED_TEST(MapTest, SymmetrizeConjGivesEachElementItsOwnFormula) {
+  using C = std::complex<double>;
+  for (std::size_t n : {2, 5, 9, 70}) {
+    std::vector<C> a(n * n), out(n * n);
+    for (std::size_t i = 0; i < n; ++i)  // equal imaginary parts at (i, j) and (j, i)
+      for (std::size_t j = 0; j < n; ++j) a[i * n + j] = C(double(i * 3 + j), double(i + j));
+    const auto p = static_cast<std::ptrdiff_t>(n);
+    const std::ptrdiff_t layouts[][3] = {{p, 1, 0}, {1, p, 0}, {-p, -1, p * p - 1}};
+    for (const auto& l : layouts) {
+      strided::StridedView<C> src(a.data(), a.size(), {n, n}, {l[0], l[1]}, l[2]);
+      std::vector<C> expected(n * n);
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+          const C v = src(i, j) + std::conj(src(j, i));
+          expected[i * n + j] = C(v.real() / 2, v.imag() / 2);
+        }
+      strided::StridedView<C> dst(out.data(), out.size(), {n, n}, {l[0], l[1]}, l[2]);
+      strided::symmetrize_conj_into(TypeParam(), dst, src);
+      std::vector<C> in_place = a;
+      strided::StridedView<C> both(in_place.data(), in_place.size(), {n, n}, {l[0], l[1]}, l[2]);
+      strided::symmetrize_conj_into(TypeParam(), both, both);
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+          const C want = expected[i * n + j];
+          for (const C got : {dst(i, j), both(i, j)}) {
+            ASSERT_EQ(got, want) << "n " << n << " at (" << i << ", " << j << ")";
+            ASSERT_EQ(std::signbit(got.imag()), std::signbit(want.imag()))
+                << "n " << n << " at (" << i << ", " << j << ")";
+          }
+        }
+    }
   }
 }
 

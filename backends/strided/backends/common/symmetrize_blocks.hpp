@@ -45,6 +45,18 @@ KOKKOS_FORCEINLINE_FUNCTION T symmetrize_half_sum(const T& near, const T& far) {
   return symmetrize_half(static_cast<T>(near + symmetrize_mirror<Hermitian>(far)));
 }
 
+/// Element (j, i) of a pair whose element (i, j) is v = symmetrize_half_sum(near, far), by its
+/// own formula (far + mirror(near)) / 2. For the symmetric part that is v (addition commutes);
+/// for the Hermitian part conj(v) would differ in one bit: where the imaginary parts cancel, the
+/// formula gives +0 and conj(v) gives -0.
+template <bool Hermitian, class T>
+KOKKOS_FORCEINLINE_FUNCTION T symmetrize_mirror_element(const T& near, const T& far, const T& v) {
+  if constexpr (Hermitian)
+    return symmetrize_half_sum<Hermitian>(far, near);
+  else
+    return v;
+}
+
 /// Offset of index i along an axis of stride `stride`.
 KOKKOS_FORCEINLINE_FUNCTION std::ptrdiff_t symmetrize_at(std::size_t i, std::ptrdiff_t stride) {
   return static_cast<std::ptrdiff_t>(i) * stride;
@@ -113,7 +125,7 @@ struct SymmetrizeBlocks {
       for (std::size_t j = Diagonal ? i : 0; j < nj; ++j) {
         const T v = symmetrize_half_sum<Hermitian>(near[i][j], far[j][i]);
         up[i][j] = DstOp::apply(v);
-        low[j][i] = DstOp::apply(mirror(v));
+        low[j][i] = DstOp::apply(symmetrize_mirror_element<Hermitian>(near[i][j], far[j][i], v));
       }
     if constexpr (Full && Unit && !Diagonal && can_stream_v<T>) {
       if (stream) {  // every row is one whole line
@@ -181,9 +193,6 @@ struct SymmetrizeBlocks {
     }
   }
 
-  KOKKOS_FORCEINLINE_FUNCTION static T mirror(const T& x) {
-    return symmetrize_mirror<Hermitian>(x);
-  }
   KOKKOS_FORCEINLINE_FUNCTION static std::ptrdiff_t at(std::size_t i, std::ptrdiff_t stride) {
     return symmetrize_at(i, stride);
   }

@@ -76,8 +76,7 @@ struct TeamSymmetrize {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, mi), [&](const std::size_t i) {
           if (diagonal && j <= i) return;
           dst[symmetrize_at(c + j, d0) + symmetrize_at(r + i, d1)] =
-              DstOp::apply(symmetrize_mirror<Hermitian>(
-                  symmetrize_half_sum<Hermitian>(near[i * PITCH + j], far[j * PITCH + i])));
+              DstOp::apply(symmetrize_half_sum<Hermitian>(far[j * PITCH + i], near[i * PITCH + j]));
         });
       });
     } else {
@@ -90,7 +89,7 @@ struct TeamSymmetrize {
           dst[symmetrize_at(r + i, d0) + symmetrize_at(c + j, d1)] = DstOp::apply(v);
           if (bi != bj || i != j)
             dst[symmetrize_at(c + j, d0) + symmetrize_at(r + i, d1)] =
-                DstOp::apply(symmetrize_mirror<Hermitian>(v));
+                DstOp::apply(symmetrize_mirror_element<Hermitian>(a, b, v));
         });
       });
     }
