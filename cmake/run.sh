@@ -9,6 +9,8 @@
 #   bash cmake/run.sh contract                      determinism probe built with -O3 -march=native
 #                                                   -ffp-contract=fast (GCC, Clang) vs the default
 #   bash cmake/run.sh asan                          build and test with AddressSanitizer + UBSan
+#   bash cmake/run.sh fuzz [SECONDS]                libFuzzer (Clang 14) with ASan+UBSan on the fuzz
+#                                                   program for SECONDS (600), from tests/fuzz/corpus
 #   bash cmake/run.sh tsan                          the concurrency test under ThreadSanitizer
 #                                                   (Kokkos 4.6.01 Serial+Threads, instrumented)
 #   bash cmake/run.sh spack-check                   check the Spack recipe (no Spack needed)
@@ -108,6 +110,25 @@ case "$cmd" in
     step "building and testing with AddressSanitizer and UBSan"
     build_preset asan
     ASAN_OPTIONS=detect_leaks=0 test_preset asan
+    ;;
+  fuzz)
+    seconds=${1:-600}
+    bootstrap
+    if ! command -v clang++ >/dev/null || ! dpkg -s libfuzzer-14-dev >/dev/null 2>&1; then
+      step "installing Debian's clang and libFuzzer"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -qq && apt-get install -y -qq --no-install-recommends clang libfuzzer-14-dev >/dev/null
+    fi
+    step "building the libFuzzer target (Clang, ASan+UBSan)"
+    build_preset fuzz
+    # New inputs go to build/fuzz/corpus; tests/fuzz/corpus (the kept corpus) is only read.
+    # A failure leaves crash-* and strided-fuzz-failure.bin in build/fuzz: add the crash input
+    # to tests/fuzz/corpus, with a regression test outside the fuzzer.
+    mkdir -p build/fuzz/corpus
+    step "fuzzing for $seconds s"
+    (cd build/fuzz && ./tests/fuzz/strided_fuzz -max_total_time="$seconds" -max_len=512 \
+      -print_final_stats=1 -print_pcs=0 -print_funcs=0 corpus \
+      ../../tests/fuzz/corpus 2>&1 | grep -v -E '^#[0-9]+[[:space:]]+(NEW|REDUCE)')
     ;;
   tsan)
     if [ ! -f "$kokkos4_tarball" ]; then
