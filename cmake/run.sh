@@ -11,6 +11,8 @@
 #   bash cmake/run.sh asan                          build and test with AddressSanitizer + UBSan
 #   bash cmake/run.sh fuzz [SECONDS]                libFuzzer (Clang 14) with ASan+UBSan on the fuzz
 #                                                   program for SECONDS (600), from tests/fuzz/corpus
+#   bash cmake/run.sh fuzz-coverage                 line coverage of include/, core/ and backends/
+#                                                   reached by the fuzz corpus (llvm-cov report)
 #   bash cmake/run.sh tsan                          the concurrency test under ThreadSanitizer
 #                                                   (Kokkos 4.6.01 Serial+Threads, instrumented)
 #   bash cmake/run.sh spack-check                   check the Spack recipe (no Spack needed)
@@ -129,6 +131,24 @@ case "$cmd" in
     (cd build/fuzz && ./tests/fuzz/strided_fuzz -max_total_time="$seconds" -max_len=512 \
       -print_final_stats=1 -print_pcs=0 -print_funcs=0 corpus \
       ../../tests/fuzz/corpus 2>&1 | grep -v -E '^#[0-9]+[[:space:]]+(NEW|REDUCE)')
+    ;;
+  fuzz-coverage)
+    bootstrap
+    if ! command -v clang++ >/dev/null || ! command -v llvm-cov-14 >/dev/null; then
+      step "installing Debian's clang and LLVM tools"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -qq && apt-get install -y -qq --no-install-recommends clang llvm-14 >/dev/null
+    fi
+    step "building the fuzz driver with source-based coverage"
+    build_preset fuzz-coverage
+    out=build/fuzz-coverage
+    rm -f "$out"/corpus.profraw
+    step "replaying tests/fuzz/corpus"
+    LLVM_PROFILE_FILE=$out/corpus.profraw OMP_NUM_THREADS=1 \
+      "$out"/tests/fuzz/strided_fuzz_driver tests/fuzz/corpus
+    llvm-profdata-14 merge -o "$out"/corpus.profdata "$out"/corpus.profraw
+    llvm-cov-14 report "$out"/tests/fuzz/strided_fuzz_driver -instr-profile="$out"/corpus.profdata \
+      include core backends
     ;;
   tsan)
     if [ ! -f "$kokkos4_tarball" ]; then

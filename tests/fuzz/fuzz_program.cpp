@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,9 +58,10 @@ std::string list(const std::vector<T>& values) {
   return out + "]";
 }
 
+template <class Value>
 std::string text(const Value& v) {
   char out[64];
-  std::snprintf(out, sizeof out, "(%g, %g)", v.real(), v.imag());
+  std::snprintf(out, sizeof out, "(%g, %g)", real_part(v), imag_part(v));
   return out;
 }
 
@@ -68,8 +70,8 @@ bool contains(const Codes& codes, ErrorCode code) {
 }
 
 /// Calls f with the view as its kernels see it: conjugated or not (two view types).
-template <class F>
-void visit(const Operand& a, F&& f) {
+template <class Value, class F>
+void visit(const Operand<Value>& a, F&& f) {
   if (a.conj)
     f(a.view.conj());
   else
@@ -78,30 +80,43 @@ void visit(const Operand& a, F&& f) {
 
 /// x + 2y: exact on the program's integer-valued elements.
 struct ZipFn {
-  Value operator()(const Value& x, const Value& y) const { return x + y + y; }
+  template <class Value>
+  Value operator()(const Value& x, const Value& y) const {
+    return x + y + y;
+  }
 };
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 /// reduce_axes' user functions: a function pointer for the map, a function object for the fold.
 struct LargestRealPart {
-  static double map(const Value& x) { return x.real() + 1; }
+  template <class Value>
+  static double map(const Value& x) {
+    return real_part(x) + 1;
+  }
   double operator()(double a, double b) const { return a < b ? b : a; }
 };
 
 /// A write the reference expects: buffer position and value.
+template <class Value>
 struct Write {
   std::size_t at;
   Value value;
 };
 
+/// The program over one buffer of `Value`s (Complex or double).
+template <class Value>
 class Program {
+  using View = strided::StridedView<Value>;
+  using Operand = strided_fuzz::Operand<Value>;
+  using Write = strided_fuzz::Write<Value>;
+
  public:
   Program(const std::uint8_t* data, std::size_t size) : m_in(data, size) {
     m_length = m_in.below(1025);
     m_buffer.reset(new Value[m_length]);  // exactly m_length: ASan flags any access past it
     for (std::size_t i = 0; i < m_length; ++i)
-      m_buffer[i] = Value(double(int(i % 13) - 6), double(int(i * 7 % 11) - 5));
+      m_buffer[i] = make(double(int(i % 13) - 6), double(int(i * 7 % 11) - 5));
   }
 
   void run() {
@@ -123,13 +138,13 @@ class Program {
           copy();
           break;
         case 5:
-          add();
+          update();
           break;
         case 6:
           zip();
           break;
         case 7:
-          sum();
+          full_reduction();
           break;
         case 8:
           reduce_axes();
@@ -516,21 +531,34 @@ class Program {
     });
   }
 
-  void add() {
+  /// add, axpy with alpha 2, or copy_scale with alpha -1: exact on integer-valued elements.
+  void update() {
     const Operand* dst = operand();
     const Operand* src = operand();
     if (!dst || !src) return;
     operands({dst, src});
+    const int kind = m_in.byte() % 3;
+    const char* what[] = {"add", "axpy", "copy_scale"};
     const Codes codes = elementwise_codes(*dst, {src}, false);
     std::vector<Write> writes;
     if (codes.empty()) {
       const std::vector<std::size_t> d = at(*dst), s = at(*src);
-      for (std::size_t q = 0; q < d.size(); ++q)
-        writes.push_back({d[q], through(dst->conj, read(*dst, d[q]) + read(*src, s[q]))});
+      for (std::size_t q = 0; q < d.size(); ++q) {
+        const Value x = read(*src, s[q]), old = read(*dst, d[q]);
+        const Value v = kind == 0 ? old + x : kind == 1 ? old + x + x : -x;
+        writes.push_back({d[q], through(dst->conj, v)});
+      }
     }
-    expect_kernel("add", codes, writes, [&] {
+    expect_kernel(what[kind], codes, writes, [&] {
       visit(*dst, [&](const auto& d) {
-        visit(*src, [&](const auto& s) { strided::add(host(), d, s, m_options); });
+        visit(*src, [&](const auto& s) {
+          if (kind == 0)
+            strided::add(host(), d, s, m_options);
+          else if (kind == 1)
+            strided::axpy(host(), d, s, 2.0, m_options);
+          else
+            strided::copy_scale(host(), d, s, -1.0, m_options);
+        });
       });
     });
   }
@@ -558,21 +586,71 @@ class Program {
     });
   }
 
-  void sum() {
+  /// sum, reduce with a caller's accumulator (the largest real part plus one, in a double), or
+  /// dot of two views of one shape.
+  void full_reduction() {
+    const int kind = m_in.byte() % 3;
+    if (kind == 2) return dot();
     const Operand* src = operand();
     if (!src) return;
     operands({src});
     const bool serial = m_in.byte() % 2 == 0;
-    Value expected(0, 0);
-    for (std::size_t p : at(*src)) expected += read(*src, p);
+    Value expected(0);
+    double highest = -kInfinity;
+    for (std::size_t p : at(*src)) {
+      expected += read(*src, p);
+      highest = std::max(highest, LargestRealPart::map(read(*src, p)));
+    }
     Value got;
-    expect_outcome("sum", {}, [&] {
+    expect_outcome(kind == 0 ? "sum" : "reduce", {}, [&] {
       visit(*src, [&](const auto& s) {
-        on_host_space(serial, [&](const auto& exec) { got = strided::sum(exec, s, m_options); });
+        on_host_space(serial, [&](const auto& exec) {
+          if (kind == 0)
+            got = strided::sum(exec, s, m_options);
+          else
+            got = Value(strided::reduce(exec, s, &LargestRealPart::map<Value>, LargestRealPart{},
+                                        -kInfinity, m_options));
+        });
       });
     });
     // Integer-valued elements: every fold order gives the exact sum (signed zeros compare equal).
-    if (!(got == expected)) fail("sum differs from the reference");
+    if (!(got == (kind == 0 ? expected : Value(highest))))
+      fail(std::string(kind == 0 ? "sum" : "reduce") + " differs from the reference: " + text(got) +
+           "; operands" + m_context);
+  }
+
+  /// dot(a, b) (no conjugation but the operands' own ops); exact while the elements stay below
+  /// 2^20 (then every product and partial sum of up to 1024 of them is an integer below 2^53).
+  void dot() {
+    const Operand* a = operand();
+    const Operand* b = operand();
+    if (!a || !b) return;
+    operands({a, b});
+    Codes codes;
+    if (a->view.rank() != b->view.rank())
+      codes = {ErrorCode::RankMismatch};
+    else if (!(a->view.extents() == b->view.extents()))
+      codes = {ErrorCode::ShapeMismatch};
+    Value expected(0);
+    bool exact = true;
+    if (codes.empty()) {
+      const std::vector<std::size_t> pa = at(*a), pb = at(*b);
+      for (std::size_t q = 0; q < pa.size(); ++q) {
+        const Value x = read(*a, pa[q]), y = read(*b, pb[q]);
+        for (const double c : {real_part(x), imag_part(x), real_part(y), imag_part(y)})
+          exact = exact && std::abs(c) < 1048576.0;
+        expected += x * y;
+      }
+    }
+    Value got;
+    const bool ran = expect_outcome("dot", codes, [&] {
+      visit(*a, [&](const auto& x) {
+        visit(*b, [&](const auto& y) { got = strided::dot(host(), x, y, m_options); });
+      });
+    });
+    if (ran && exact && !(got == expected))
+      fail("dot differs from the reference: " + text(got) + ", expected " + text(expected) +
+           "; operands" + m_context);
   }
 
   /// sum_axes, or reduce_axes with a caller's accumulator: the largest real part plus one, kept
@@ -607,7 +685,7 @@ class Program {
       if (!injective(d, m_length)) codes.push_back(ErrorCode::NonInjectiveOutput);
       if (share_an_element(d, at(*src), m_length) && !same_layout(dst->view, src->view))
         codes.push_back(ErrorCode::OverlappingInputOutput);
-      std::vector<Value> acc(d.size(), Value(0, 0));
+      std::vector<Value> acc(d.size(), Value(0));
       std::vector<double> highest(d.size(), -kInfinity);
       for_each_index(extents_of(src->view), [&](const std::vector<std::size_t>& i) {
         std::size_t q = 0;  // the kept index, linearized in for_each_index order
@@ -618,7 +696,7 @@ class Program {
         highest[q] = std::max(highest[q], LargestRealPart::map(x));
       });
       for (std::size_t q = 0; q < d.size(); ++q)
-        writes.push_back({d[q], through(dst->conj, user ? Value(highest[q], 0) : acc[q])});
+        writes.push_back({d[q], through(dst->conj, user ? Value(highest[q]) : acc[q])});
     }
     expect_kernel(
         user ? "reduce_axes" : "sum_axes", codes, writes,
@@ -626,8 +704,8 @@ class Program {
           visit(*dst, [&](const auto& d) {
             visit(*src, [&](const auto& s) {
               if (user)
-                strided::reduce_axes(host(), d, s, axes, &LargestRealPart::map, LargestRealPart{},
-                                     -kInfinity, m_options);
+                strided::reduce_axes(host(), d, s, axes, &LargestRealPart::map<Value>,
+                                     LargestRealPart{}, -kInfinity, m_options);
               else
                 strided::sum_axes(host(), d, s, axes, m_options);
             });
@@ -663,7 +741,8 @@ class Program {
         for (std::size_t j = 0; j < n; ++j) {
           const Value a = read(*src, p[i * n + j]);
           const Value b = through(conj, read(*src, p[j * n + i]));
-          const Value half((a.real() + b.real()) / 2, (a.imag() + b.imag()) / 2);
+          const Value half =
+              make((real_part(a) + real_part(b)) / 2, (imag_part(a) + imag_part(b)) / 2);
           writes.push_back({d[i * n + j], through(dst->conj, half)});
         }
     }
@@ -783,6 +862,16 @@ class Program {
     }
   }
 
+  /// An element from its parts (a double keeps the real part).
+  static Value make(double re, double im) {
+    if constexpr (std::is_same_v<Value, double>) {
+      (void)im;
+      return re;
+    } else {
+      return Value(re, im);
+    }
+  }
+
   ByteStream m_in;
   std::size_t m_length = 0;
   std::unique_ptr<Value[]> m_buffer;
@@ -797,7 +886,13 @@ class Program {
 void run_program(const std::uint8_t* data, std::size_t size) {
   g_input = data;
   g_input_size = size;
-  Program(data, size).run();
+  // The first two bytes give the buffer length (modulo 1025) and, above it, the element type:
+  // inputs written before doubles existed keep their meaning where that bit is 0.
+  ByteStream head(data, size);
+  if (head.below(65536) / 1025 % 2 == 1)
+    Program<double>(data, size).run();
+  else
+    Program<Complex>(data, size).run();
 }
 
 }  // namespace strided_fuzz

@@ -14,21 +14,39 @@
 
 namespace strided_fuzz {
 
-using Value = Kokkos::complex<double>;
-using View = strided::StridedView<Value>;
 __extension__ typedef __int128 Wide;
 
+/// The program's element types: complex numbers (16 bytes, conjugation) and doubles (8 bytes:
+/// the in-register transposes, streaming stores and vectorized folds).
+using Complex = Kokkos::complex<double>;
+
 /// A view kept by the program, with the conjugation its kernels read (and write) it through.
+template <class T>
 struct Operand {
-  View view;
+  strided::StridedView<T> view;
   bool conj = false;
 };
 
 /// Reports a contract violation (with the input that caused it) and aborts.
 [[noreturn]] void fail(const std::string& what);
 
-inline Value through(bool conj, const Value& v) {
+inline Complex through(bool conj, const Complex& v) {
   return conj ? Kokkos::conj(v) : v;
+}
+inline double through(bool, double v) {
+  return v;
+}
+inline double real_part(const Complex& v) {
+  return v.real();
+}
+inline double real_part(double v) {
+  return v;
+}
+inline double imag_part(const Complex& v) {
+  return v.imag();
+}
+inline double imag_part(double) {
+  return 0;
 }
 
 /// The product of the extents, saturated at 2^100: large enough to tell "fits 64 bits" apart.
@@ -42,6 +60,7 @@ inline Wide exact_count(const std::vector<std::size_t>& extents) {
   return count;
 }
 
+template <class View>
 inline std::vector<std::size_t> extents_of(const View& v) {
   return std::vector<std::size_t>(v.extents().begin(), v.extents().end());
 }
@@ -60,7 +79,8 @@ void for_each_index(const std::vector<std::size_t>& extents, F&& f) {
 }
 
 /// The buffer position of `v`'s element at `index`; fails when it lies outside [0, length).
-inline std::size_t position(const View& v, const Value* buffer, std::size_t length,
+template <class T>
+inline std::size_t position(const strided::StridedView<T>& v, const T* buffer, std::size_t length,
                             const std::vector<std::size_t>& index) {
   Wide at = Wide(v.data() - buffer);
   for (std::size_t k = 0; k < index.size(); ++k) at += Wide(index[k]) * Wide(v.stride(k));
@@ -71,7 +91,9 @@ inline std::size_t position(const View& v, const Value* buffer, std::size_t leng
 }
 
 /// Every element's buffer position, in for_each_index order.
-inline std::vector<std::size_t> positions(const View& v, const Value* buffer, std::size_t length) {
+template <class T>
+inline std::vector<std::size_t> positions(const strided::StridedView<T>& v, const T* buffer,
+                                          std::size_t length) {
   std::vector<std::size_t> out;
   for_each_index(extents_of(v), [&](const std::vector<std::size_t>& i) {
     out.push_back(position(v, buffer, length, i));
@@ -81,7 +103,9 @@ inline std::vector<std::size_t> positions(const View& v, const Value* buffer, st
 
 /// Checks what every view must satisfy, whatever its size: size() is the exact element count
 /// (at most PTRDIFF_MAX), and the lowest and highest reachable positions lie in the buffer.
-inline void check_view_invariants(const View& v, const Value* buffer, std::size_t length) {
+template <class T>
+inline void check_view_invariants(const strided::StridedView<T>& v, const T* buffer,
+                                  std::size_t length) {
   const Wide count = exact_count(extents_of(v));
   if (count >= (Wide(1) << 63)) fail("a view holds more than PTRDIFF_MAX elements");
   if (Wide(v.size()) != count) fail("size() is not the product of the extents");
@@ -116,6 +140,7 @@ inline bool share_an_element(const std::vector<std::size_t>& a, const std::vecto
 
 /// The contract's exception to the overlap rule: same origin, extents, and strides on the axes
 /// of extent > 1.
+template <class View>
 inline bool same_layout(const View& a, const View& b) {
   if (a.rank() != b.rank() || a.data() != b.data()) return false;
   for (std::size_t k = 0; k < a.rank(); ++k)
