@@ -32,11 +32,13 @@ class ByteStream {
     return value;
   }
 
-  /// Mostly small extents, sometimes powers of two up to 2^63 and the largest size_t: the values
+  /// Mostly small extents, some up to 32 (the in-register transposes take blocks of 4 to 16
+  /// elements a side), sometimes powers of two up to 2^63 and the largest size_t: the values
   /// where products of extents overflow.
   std::size_t extent() noexcept {
     const std::uint8_t kind = byte();
-    if (kind < 192) return kind % 6;
+    if (kind < 144) return kind % 6;
+    if (kind < 192) return 6 + kind % 27;
     if (kind < 248) return std::size_t(1) << (kind % 64);
     return kind % 2 ? std::numeric_limits<std::size_t>::max() : std::size_t(word());
   }
