@@ -14,6 +14,7 @@
 #include "strided/copy.hpp"
 #include "strided/element_ops.hpp"
 #include "strided/error.hpp"
+#include "strided/exact.hpp"
 #include "strided/kokkos_view.hpp"
 #include "strided/map.hpp"
 #include "strided/options.hpp"

@@ -1,0 +1,90 @@
+#ifndef STRIDED_BACKENDS_DISPATCH_RUN_EXACT_HPP
+#define STRIDED_BACKENDS_DISPATCH_RUN_EXACT_HPP
+
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
+#endif
+
+// Exact reductions on an execution space. The result does not depend on how the tiles are
+// split, so one algorithm serves every space: chunks of tiles, each folded into its own exact
+// integers in the space's memory, merged on the host. Axis reductions run one output per work
+// item over the reduced axes' plan.
+
+#include <Kokkos_Core.hpp>
+#include <string>
+#include <vector>
+
+#include "strided/backends/common/axis_fold.hpp"
+#include "strided/backends/common/exact_fold.hpp"
+#include "strided/backends/device/workspace.hpp"
+#include "strided/backends/dispatch/algorithm.hpp"
+#include "strided/compat.hpp"
+
+namespace strided::detail {
+
+/// Most chunks of a full reduction on a device: each holds its integers in the space's memory.
+inline constexpr std::size_t EXACT_DEVICE_CHUNKS = 4096;
+
+/// Folds every tile of `plan` into out[0, Fold::K) (the integers of each component).
+template <class Fold, class Exec, int N>
+void run_exact(const Exec& exec, const Plan<N>& plan, const decltype(Fold::srcs)& srcs,
+               typename Fold::Int* out, const Options& options, const std::string& label) {
+  using Int = typename Fold::Int;
+  constexpr int K = Fold::K;
+  for (int c = 0; c < K; ++c) out[c] = Int{};
+  const std::size_t tiles = plan.tile_count;
+  if (tiles == 0) return;
+  if constexpr (compat::is_host_space_v<Exec>) {
+    if (!uses_device_algorithm<Exec>(options) &&
+        (tiles == 1 || runs_inline(exec, options, plan.count))) {
+      ExactChunks<N, Fold>{&plan, srcs, out, 1}(0);
+      return;
+    }
+  }
+  const std::size_t per_space = compat::is_host_space_v<Exec>
+                                    ? static_cast<std::size_t>(compat::concurrency(exec)) * 4
+                                    : EXACT_DEVICE_CHUNKS;
+  const std::size_t chunks = tiles < per_space ? tiles : per_space;
+  Staged<Exec, Plan<N>> staged(exec, chunks * K * sizeof(Int), plan);
+  Int* partials = staged.template extra<Int>();
+  Kokkos::parallel_for(label, compat::range_policy(exec, chunks),
+                       ExactChunks<N, Fold>{staged.template get<0>(), srcs, partials, chunks});
+  const Int* host = staged.template to_host<Int>(chunks * K);
+  for (std::size_t c = 0; c < chunks; ++c)
+    for (int k = 0; k < K; ++k) out[k].merge(host[c * K + k]);
+}
+
+/// Output o of an exact axis reduction: its sub-tensor folded, rounded once into the destination.
+template <int S, class Fold, class Dst>
+struct ExactOutputs {
+  using Int = typename Fold::Int;
+  const OutputIndex<S + 1>* index;
+  const Plan<S>* sub;
+  decltype(Fold::srcs) srcs;
+  Dst dst;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t o) const {
+    std::ptrdiff_t off[S + 1];
+    index->offsets(o, off);
+    Fold fold(srcs);
+    for_each_tile(*sub, 0, sub->tile_count,
+                  [&](std::size_t, const TileCursor<S>& tile) { walk_tile(*sub, tile, fold, off + 1); });
+    Int ints[Fold::K];
+    fold.finish(ints);
+    dst.store(off[0], exact_value<typename Dst::value_type>(ints));
+  }
+};
+
+template <class Fold, class Exec, int S, class Dst>
+void run_exact_axes(const Exec& exec, const AxesLayout<S>& layout, const Dst& dst,
+                    const decltype(Fold::srcs)& srcs, const std::string& label) {
+  if (layout.outputs == 0) return;
+  const Staged<Exec, OutputIndex<S + 1>, Plan<S>> staged(exec, 0, layout.index, layout.sub);
+  Kokkos::parallel_for(label, compat::range_policy(exec, layout.outputs),
+                       ExactOutputs<S, Fold, Dst>{staged.template get<0>(),
+                                                  staged.template get<1>(), srcs, dst});
+  compat::fence(exec, "strided::exact axes: release the staged plans");
+}
+
+}  // namespace strided::detail
+
+#endif

@@ -1,0 +1,348 @@
+#ifndef STRIDED_EXACT_HPP
+#define STRIDED_EXACT_HPP
+
+// Lets this header include the library's internal headers (which refuse direct inclusion).
+#ifndef STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE
+#define STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_EXACT
+#endif
+
+// The exact tier: sum, dot and sum_squares (and their axis forms) given `strided::exact` return
+// the correctly rounded value (to nearest, ties to even) of the exact mathematical result:
+// every element and every product enters exactly, and the sum is rounded once, to the result
+// type. Such a result depends on nothing but the values: the same bits on every backend,
+// thread count, plan, layout, device and (strided/mpi.hpp) MPI rank count.
+//
+//   sum<Acc>(exec, src, exact, [options])      Acc: the result type (default: the element type)
+//   dot<Acc>(exec, a, b, exact, [options])     (default: the product type)
+//   sum_squares<Acc>(exec, src, exact, [options])
+//   ... each also without exec (DefaultHostExecutionSpace) and with a kept plan:
+//   sum<Acc>(exec, plan, src, exact)
+//   sum_axes(exec, dst, src, axes, exact, [options])    rounded once to dst's element type
+//   dot_axes(exec, dst, a, b, axes, exact, [options]), sum_squares_axes(exec, dst, src, axes, exact)
+//
+// Element types: float and double, real or Kokkos::complex (per component; a complex product
+// is exact before its components are added). IEEE rules: a NaN, or +inf with -inf, gives NaN;
+// an infinity gives itself; a finite sum beyond the result type's range rounds to an infinity;
+// an exact zero is +0 unless every term was -0 (an empty tensor gives +0).
+// Errors: those of the fixed-fold kernels of the same name.
+// Complexity: O(elements) work with a few flops per element and one extra flush per 4096 of
+// them, O(chunks) exact merges on the host; memory O(chunks) accumulators of 0.5 to 1 KiB.
+
+#include <Kokkos_Core.hpp>
+#include <string>
+#include <type_traits>
+
+#include "strided/backends/dispatch/run_exact.hpp"
+#include "strided/checks.hpp"
+#include "strided/map.hpp"
+#include "strided/options.hpp"
+#include "strided/plan.hpp"
+#include "strided/reduce.hpp"
+#include "strided/reduce_axes.hpp"
+
+namespace strided {
+
+/// The tag that selects the exact tier: `strided::sum(exec, v, strided::exact)`.
+struct Exact {
+  explicit constexpr Exact() = default;
+};
+inline constexpr Exact exact{};
+
+namespace detail {
+
+template <class T>
+inline constexpr bool exact_element_v =
+    std::is_same_v<real_of_t<T>, float> || std::is_same_v<real_of_t<T>, double>;
+
+template <class Acc, class T>
+using exact_result_t = std::conditional_t<std::is_void_v<Acc>, std::remove_cv_t<T>, Acc>;
+
+template <class R, class... T>
+constexpr void check_exact_types() {
+  static_assert((exact_element_v<T> && ...),
+                "strided: the exact tier takes float, double and their Kokkos::complex");
+  static_assert(exact_element_v<R>, "strided: an exact result is float, double or their complex");
+  static_assert(is_complex_v<R> == (is_complex_v<T> || ...),
+                "strided: an exact result is complex exactly when an operand is");
+}
+
+template <class Terms, class... SV>
+using exact_fold_t =
+    ExactFold<Terms, OperandRef<typename SV::element_type, typename SV::op_type>...>;
+
+template <class Fold, class... SV>
+decltype(Fold::srcs) exact_sources(const SV&... srcs) {
+  return decltype(Fold::srcs)(
+      OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...);
+}
+
+/// A full exact reduction of same-shape sources, planned here or with a kept plan.
+template <class R, class Terms, class Exec, int N, class... SV>
+R exact_reduce(const Exec& exec, const Plan<N>* kept, const Options& options,
+               const std::string& label, const SV&... srcs) {
+  check_exact_types<R, typename SV::value_type...>();
+  using Fold = exact_fold_t<Terms, SV...>;
+  typename Fold::Int ints[Fold::K];
+  const auto sources = exact_sources<Fold>(srcs...);
+  const std::size_t count = std::get<0>(std::forward_as_tuple(srcs...)).size();
+  if (!kept && count > 0 && one_dense_layout(srcs...) && runs_inline(exec, options, count)) {
+    Fold fold(sources);  // one dense run on the calling thread: no plan needed
+    walk_one_run<N>(fold, count);
+    fold.finish(ints);
+  } else if (kept) {
+    run_exact<Fold>(exec, *kept, sources, ints, options, label);
+  } else {
+    run_exact<Fold>(exec, plan_for(options.planner, srcs...), sources, ints, options, label);
+  }
+  return exact_value<R>(ints);
+}
+
+template <class R, class Terms, class Exec, class... SV>
+R exact_checked(const char* function, const std::string& label, const Exec& exec,
+                const Options& options, const SV&... srcs) {
+  (check_accessible<Exec, SV>(), ...);
+  compat::ScopedRegion region(label);
+  const auto& first = std::get<0>(std::forward_as_tuple(srcs...));
+  (check_same_shape(function, first, srcs), ...);
+  return exact_reduce<R, Terms, Exec, static_cast<int>(sizeof...(SV))>(exec, nullptr, options,
+                                                                      label, srcs...);
+}
+
+template <class R, class Terms, class Exec, int N, class... SV>
+R exact_planned(const char* function, const std::string& label, const Exec& exec,
+                const KernelPlan<N>& p, const SV&... srcs) {
+  (check_accessible<Exec, SV>(), ...);
+  compat::ScopedRegion region(label);
+  check_plan(function, p, srcs...);
+  return exact_reduce<R, Terms>(exec, &p.state().plan, p.state().options, label, srcs...);
+}
+
+/// An exact axis reduction into dst, planned here or with a kept plan's layout.
+template <class Terms, class Exec, class DV, int S, class... SV>
+void exact_axes_run(const Exec& exec, const AxesLayout<S>& layout, const DV& dst,
+                    const std::string& label, const SV&... srcs) {
+  check_exact_types<typename DV::value_type, typename SV::value_type...>();
+  using Fold = exact_fold_t<Terms, SV...>;
+  run_exact_axes<Fold>(exec, layout,
+                       DstRef<typename DV::value_type, typename DV::op_type>{dst.data()},
+                       exact_sources<Fold>(srcs...), label);
+}
+
+template <class Terms, class Exec, class DV, class... SV>
+void exact_axes_checked(const char* function, const std::string& label, const Exec& exec,
+                        const Options& options, const DV& dst,
+                        const IndexList<std::size_t>& axes, const SV&... srcs) {
+  check_axes_types<DV, SV...>();
+  check_accessible<Exec, DV>();
+  (check_accessible<Exec, SV>(), ...);
+  compat::ScopedRegion region(label);
+  const AxisSplit split = check_axes(function, dst, axes, srcs...);
+  if (dst.size() == 0) return;
+  exact_axes_run<Terms>(exec, axes_layout(split, options.planner, dst, srcs...), dst, label,
+                        srcs...);
+}
+
+template <class Terms, class Exec, int S, class DV, class... SV>
+void exact_axes_planned(const char* function, const std::string& label, const Exec& exec,
+                        const AxesPlan<S>& p, const DV& dst, const SV&... srcs) {
+  static_assert(sizeof...(SV) == S, "strided: the plan was made for another number of sources");
+  check_axes_types<DV, SV...>();
+  check_accessible<Exec, DV>();
+  (check_accessible<Exec, SV>(), ...);
+  compat::ScopedRegion region(label);
+  const auto& state = p.state();
+  if (!same_layouts(state.dst_key, dst) || !same_layouts(state.src_key, srcs...))
+    throw_error(ErrorCode::PlanMismatch, function,
+                "the operands' extents, strides or element sizes differ from the plan's");
+  int index = 0;
+  (check_no_overlap(function, dst, srcs, index++), ...);
+  if (dst.size() == 0) return;
+  exact_axes_run<Terms>(exec, state.layout, dst, label, srcs...);
+}
+
+template <class S>
+using sum_terms_t = SumTerms<value_of<S>>;
+template <class A, class B>
+using dot_terms_t = DotTerms<value_of<A>, value_of<B>>;
+template <class S>
+using square_terms_t = SquareTerms<value_of<S>>;
+
+template <class S>
+constexpr void check_exact_squares() {
+  static_assert(!is_complex_v<value_of<S>>,
+                "strided::sum_squares: for real types (use dot(a.conj(), a, exact))");
+}
+
+}  // namespace detail
+
+// ---- full reductions ------------------------------------------------------------------------
+
+/// The exact sum of op(src[i]), rounded once to Acc (default: the element type).
+template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>
+auto sum(const Exec& exec, const S& src, Exact, const Options& options = default_options()) {
+  using R = detail::exact_result_t<Acc, detail::value_of<S>>;
+  static const std::string label("strided::sum(exact)");
+  return detail::exact_checked<R, detail::sum_terms_t<S>>("sum", label, exec, options,
+                                                          detail::as_view(src));
+}
+template <class Acc = void, class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
+auto sum(const Exec& exec, const KernelPlan<N>& plan, const S& src, Exact) {
+  using R = detail::exact_result_t<Acc, detail::value_of<S>>;
+  static const std::string label("strided::sum(exact)");
+  return detail::exact_planned<R, detail::sum_terms_t<S>>("sum", label, exec, plan,
+                                                          detail::as_view(src));
+}
+template <class Acc = void, class S, detail::enable_if_operand<S> = 0>
+auto sum(const S& src, Exact e, const Options& options = default_options()) {
+  return sum<Acc>(detail::default_host(), src, e, options);
+}
+template <class Acc = void, int N, class S>
+auto sum(const KernelPlan<N>& plan, const S& src, Exact e) {
+  return sum<Acc>(detail::default_host(), plan, src, e);
+}
+
+/// The exact sum of op(a[i]) * op(b[i]) (no conjugation), every product exact, rounded once to
+/// Acc (default: the product type).
+template <class Acc = void, class Exec, class A, class B, detail::enable_if_exec<Exec> = 0>
+auto dot(const Exec& exec, const A& a, const B& b, Exact,
+         const Options& options = default_options()) {
+  using R = detail::dot_type_t<Acc, A, B>;
+  static const std::string label("strided::dot(exact)");
+  return detail::exact_checked<R, detail::dot_terms_t<A, B>>(
+      "dot", label, exec, options, detail::as_view(a), detail::as_view(b));
+}
+template <class Acc = void, class Exec, int N, class A, class B, detail::enable_if_exec<Exec> = 0>
+auto dot(const Exec& exec, const KernelPlan<N>& plan, const A& a, const B& b, Exact) {
+  using R = detail::dot_type_t<Acc, A, B>;
+  static const std::string label("strided::dot(exact)");
+  return detail::exact_planned<R, detail::dot_terms_t<A, B>>("dot", label, exec, plan,
+                                                             detail::as_view(a), detail::as_view(b));
+}
+template <class Acc = void, class A, class B, detail::enable_if_operand<A> = 0>
+auto dot(const A& a, const B& b, Exact e, const Options& options = default_options()) {
+  return dot<Acc>(detail::default_host(), a, b, e, options);
+}
+template <class Acc = void, int N, class A, class B>
+auto dot(const KernelPlan<N>& plan, const A& a, const B& b, Exact e) {
+  return dot<Acc>(detail::default_host(), plan, a, b, e);
+}
+
+/// The exact sum of op(src[i])^2 of a real tensor, rounded once to Acc (default: the element
+/// type).
+template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>
+auto sum_squares(const Exec& exec, const S& src, Exact,
+                 const Options& options = default_options()) {
+  detail::check_exact_squares<S>();
+  using R = detail::exact_result_t<Acc, detail::value_of<S>>;
+  static const std::string label("strided::sum_squares(exact)");
+  return detail::exact_checked<R, detail::square_terms_t<S>>("sum_squares", label, exec, options,
+                                                             detail::as_view(src));
+}
+template <class Acc = void, class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
+auto sum_squares(const Exec& exec, const KernelPlan<N>& plan, const S& src, Exact) {
+  detail::check_exact_squares<S>();
+  using R = detail::exact_result_t<Acc, detail::value_of<S>>;
+  static const std::string label("strided::sum_squares(exact)");
+  return detail::exact_planned<R, detail::square_terms_t<S>>("sum_squares", label, exec, plan,
+                                                             detail::as_view(src));
+}
+template <class Acc = void, class S, detail::enable_if_operand<S> = 0>
+auto sum_squares(const S& src, Exact e, const Options& options = default_options()) {
+  return sum_squares<Acc>(detail::default_host(), src, e, options);
+}
+template <class Acc = void, int N, class S>
+auto sum_squares(const KernelPlan<N>& plan, const S& src, Exact e) {
+  return sum_squares<Acc>(detail::default_host(), plan, src, e);
+}
+
+// ---- axis reductions (each output rounded once to dst's element type) ----------------------
+
+template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
+void sum_axes(const Exec& exec, const D& dst, const S& src,
+              const detail::IndexList<std::size_t>& axes, Exact,
+              const Options& options = default_options()) {
+  static const std::string label("strided::sum_axes(exact)");
+  detail::exact_axes_checked<detail::sum_terms_t<S>>("sum_axes", label, exec, options,
+                                                     detail::as_view(dst), axes,
+                                                     detail::as_view(src));
+}
+template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
+void sum_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src, Exact) {
+  static const std::string label("strided::sum_axes(exact)");
+  detail::exact_axes_planned<detail::sum_terms_t<S>>("sum_axes", label, exec, plan,
+                                                     detail::as_view(dst), detail::as_view(src));
+}
+template <class D, class S, detail::enable_if_operand<D> = 0>
+void sum_axes(const D& dst, const S& src, const detail::IndexList<std::size_t>& axes, Exact e,
+              const Options& options = default_options()) {
+  sum_axes(detail::default_host(), dst, src, axes, e, options);
+}
+template <class D, class S>
+void sum_axes(const AxesPlan<1>& plan, const D& dst, const S& src, Exact e) {
+  sum_axes(detail::default_host(), plan, dst, src, e);
+}
+
+template <class Exec, class D, class A, class B, detail::enable_if_exec<Exec> = 0>
+void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b,
+              const detail::IndexList<std::size_t>& axes, Exact,
+              const Options& options = default_options()) {
+  static const std::string label("strided::dot_axes(exact)");
+  detail::exact_axes_checked<detail::dot_terms_t<A, B>>("dot_axes", label, exec, options,
+                                                        detail::as_view(dst), axes,
+                                                        detail::as_view(a), detail::as_view(b));
+}
+template <class Exec, class D, class A, class B, detail::enable_if_exec<Exec> = 0>
+void dot_axes(const Exec& exec, const AxesPlan<2>& plan, const D& dst, const A& a, const B& b,
+              Exact) {
+  static const std::string label("strided::dot_axes(exact)");
+  detail::exact_axes_planned<detail::dot_terms_t<A, B>>("dot_axes", label, exec, plan,
+                                                        detail::as_view(dst), detail::as_view(a),
+                                                        detail::as_view(b));
+}
+template <class D, class A, class B, detail::enable_if_operand<D> = 0>
+void dot_axes(const D& dst, const A& a, const B& b, const detail::IndexList<std::size_t>& axes,
+              Exact e, const Options& options = default_options()) {
+  dot_axes(detail::default_host(), dst, a, b, axes, e, options);
+}
+template <class D, class A, class B>
+void dot_axes(const AxesPlan<2>& plan, const D& dst, const A& a, const B& b, Exact e) {
+  dot_axes(detail::default_host(), plan, dst, a, b, e);
+}
+
+template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
+void sum_squares_axes(const Exec& exec, const D& dst, const S& src,
+                      const detail::IndexList<std::size_t>& axes, Exact,
+                      const Options& options = default_options()) {
+  detail::check_exact_squares<S>();
+  static const std::string label("strided::sum_squares_axes(exact)");
+  detail::exact_axes_checked<detail::square_terms_t<S>>("sum_squares_axes", label, exec, options,
+                                                        detail::as_view(dst), axes,
+                                                        detail::as_view(src));
+}
+template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
+void sum_squares_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src,
+                      Exact) {
+  detail::check_exact_squares<S>();
+  static const std::string label("strided::sum_squares_axes(exact)");
+  detail::exact_axes_planned<detail::square_terms_t<S>>("sum_squares_axes", label, exec, plan,
+                                                        detail::as_view(dst), detail::as_view(src));
+}
+template <class D, class S, detail::enable_if_operand<D> = 0>
+void sum_squares_axes(const D& dst, const S& src, const detail::IndexList<std::size_t>& axes,
+                      Exact e, const Options& options = default_options()) {
+  sum_squares_axes(detail::default_host(), dst, src, axes, e, options);
+}
+template <class D, class S>
+void sum_squares_axes(const AxesPlan<1>& plan, const D& dst, const S& src, Exact e) {
+  sum_squares_axes(detail::default_host(), plan, dst, src, e);
+}
+
+}  // namespace strided
+
+#ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_EXACT
+#undef STRIDED_IMPL_PUBLIC_INCLUDE
+#undef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_EXACT
+#endif
+
+#endif
