@@ -351,7 +351,13 @@ void full_reductions() {
                                  strided::dot(ex, x, y, o),
                                  strided::dot<double>(ex, p, q, o),
                                  strided::dot(ex, p, q.reverse(0), o),
-                                 sum_of_cubes(x, o)};
+                                 sum_of_cubes(x, o),
+                                 // The exact tier, through the same algorithm on a device.
+                                 strided::sum(ex, x, strided::exact, o),
+                                 strided::sum_squares(ex, x, strided::exact, o),
+                                 strided::dot(ex, x, y.reverse(0), strided::exact, o),
+                                 strided::sum<double>(ex, p, strided::exact, o),
+                                 strided::dot<double>(ex, p, q, strided::exact, o)};
     };
     const auto got = results(exec, a.view, b.view, f.view, g.view, strided::default_options());
     const auto want = reference([&](const strided::Options& host) {
@@ -404,6 +410,17 @@ void axis_reductions() {
         strided::dot_axes(serial, d.host.view, a.host.view, b.host.view, {axis}, host);
       });
       check("dot_axes");
+      strided::dot_axes(exec, d.view, a.view, b.view, {axis}, strided::exact);
+      reference([&](const strided::Options& host) {
+        strided::dot_axes(serial, d.host.view, a.host.view, b.host.view, {axis}, strided::exact,
+                          host);
+      });
+      check("dot_axes exact");
+      strided::sum_axes(exec, d.view, a.view, {axis}, strided::exact);
+      reference([&](const strided::Options& host) {
+        strided::sum_axes(serial, d.host.view, a.host.view, {axis}, strided::exact, host);
+      });
+      check("sum_axes exact");
       strided::max_axes(exec, d.view, a.view, {axis});
       reference([&](const strided::Options& host) {
         strided::max_axes(serial, d.host.view, a.host.view, {axis}, host);

@@ -1,0 +1,275 @@
+// The exact tier against an independent oracle (MPFR): sums, dots and sums of squares of data
+// built to defeat naive summation, on many layouts, in f64, f32 and complex, full and over axes,
+// with and without kept plans; each on every execution space (and, by ctest, at 1 to 4 threads
+// and under the device algorithm). Every result must equal the correctly rounded exact value.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include <strided/strided.hpp>
+
+#include "../exec_spaces.hpp"
+#include "../expect_error.hpp"
+#include "../kernels/test_layouts.hpp"
+#include "mpfr_oracle.hpp"
+
+namespace {
+
+using strided_test::for_each_index;
+using strided_test::Hard;
+using strided_test::hard_values;
+using strided_test::oracle_sum;
+using strided_test::random_operand;
+using strided_test::read;
+using strided_test::same_result;
+using Complex = Kokkos::complex<double>;
+
+template <class Exec>
+class ExactTest : public ::testing::Test {};
+TYPED_TEST_SUITE(ExactTest, strided_test::ExecSpaces, strided_test::ExecSpaceNames);
+
+const char* name_of(Hard kind) {
+  static const char* names[] = {"wide range", "cancelling", "subnormal",
+                                "near overflow", "ties", "specials"};
+  return names[static_cast<int>(kind)];
+}
+
+/// Writes `values` into the logical elements of v, in index order.
+template <class T, class F>
+void fill_with(const strided::StridedView<T>& v, const std::vector<double>& values, F&& convert) {
+  std::size_t k = 0;
+  for_each_index(v.extents(), [&](const std::vector<std::size_t>& i) {
+    strided_test::write(v, i, convert(values[k++]));
+  });
+}
+
+/// The logical elements of v, as doubles, in index order.
+template <class V>
+std::vector<double> elements(const V& v) {
+  std::vector<double> out;
+  for_each_index(v.extents(),
+                 [&](const std::vector<std::size_t>& i) { out.push_back(double(read(v, i))); });
+  return out;
+}
+
+std::size_t count_of(const std::vector<std::size_t>& extents) {
+  std::size_t n = 1;
+  for (std::size_t e : extents) n *= e;
+  return n;
+}
+
+TYPED_TEST(ExactTest, DoublesMatchTheOracleOnManyLayouts) {
+  const TypeParam exec;
+  std::mt19937 layout_rng(7);
+  std::mt19937_64 rng(11);
+  const std::vector<std::vector<std::size_t>> shapes = {
+      {}, {0}, {1}, {5}, {300}, {70000}, {3, 0, 4}, {17, 33}, {64, 64}, {2, 3, 4, 5, 6},
+      {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}};
+  for (const auto& extents : shapes) {
+    for (int k = 0; k < static_cast<int>(Hard::Count); ++k) {
+      const Hard kind = static_cast<Hard>(k);
+      SCOPED_TRACE(::testing::Message() << name_of(kind) << ", rank " << extents.size()
+                                        << ", " << count_of(extents) << " elements");
+      auto a = random_operand<double>(extents, layout_rng);
+      auto b = random_operand<double>(extents, layout_rng);
+      const std::size_t n = count_of(extents);
+      fill_with(a.view, hard_values(kind, n, rng), [](double x) { return x; });
+      // b: magnitudes that make products underflow, overflow and cancel as well.
+      fill_with(b.view, hard_values(static_cast<Hard>((k + 1) % int(Hard::Count)), n, rng),
+                [](double x) { return x; });
+      const auto x = elements(a.view), y = elements(b.view);
+      const double sum = strided::sum(exec, a.view, strided::exact);
+      EXPECT_TRUE(same_result(sum, oracle_sum<double>(x))) << sum;
+      const double dot = strided::dot(exec, a.view, b.view, strided::exact);
+      EXPECT_TRUE(same_result(dot, oracle_sum<double>(x, &y))) << dot;
+      const double squares = strided::sum_squares(exec, a.view, strided::exact);
+      EXPECT_TRUE(same_result(squares, oracle_sum<double>(x, &x))) << squares;
+      // Other walks over the same elements: reversed, transposed, through a kept plan.
+      if (!extents.empty()) {
+        EXPECT_TRUE(same_result(strided::sum(exec, a.view.reverse(0), strided::exact), sum));
+        std::vector<std::size_t> backwards(extents.size());
+        for (std::size_t k = 0; k < backwards.size(); ++k) backwards[k] = backwards.size() - 1 - k;
+        EXPECT_TRUE(same_result(strided::sum(exec, a.view.permute(backwards), strided::exact), sum));
+      }
+      const auto plan = strided::make_plan(a.view, b.view);
+      EXPECT_TRUE(same_result(strided::dot(exec, plan, a.view, b.view, strided::exact), dot));
+    }
+  }
+}
+
+TYPED_TEST(ExactTest, ExactZerosSignsAndRounding) {
+  const TypeParam exec;
+  const auto sum_of = [&](std::vector<double> v) {
+    auto a = strided::StridedArray<double>::row_major({v.size()});
+    for (std::size_t i = 0; i < v.size(); ++i) a.data()[i] = v[i];
+    return strided::sum(exec, a.view(), strided::exact);
+  };
+  const double max = std::numeric_limits<double>::max();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(same_result(sum_of({}), 0.0));
+  EXPECT_TRUE(same_result(sum_of({-0.0, -0.0}), -0.0));
+  EXPECT_TRUE(same_result(sum_of({-0.0, 0.0}), 0.0));
+  EXPECT_TRUE(same_result(sum_of({1.5, -1.5}), 0.0));
+  EXPECT_TRUE(same_result(sum_of({1.0, 0x1p-53}), 1.0));                   // a tie: to even
+  EXPECT_TRUE(same_result(sum_of({1.0, 0x1p-53, 0x1p-1074}), 1.0 + 0x1p-52));  // above it
+  EXPECT_TRUE(same_result(sum_of({max, max, -max}), max));  // a naive sum overflows
+  EXPECT_TRUE(same_result(sum_of({max, max}), inf));
+  EXPECT_TRUE(same_result(sum_of({max, 0x1p970}), inf));     // rounds up past DBL_MAX
+  EXPECT_TRUE(same_result(sum_of({max, 0x1p969}), max));     // a tie that stays at DBL_MAX
+  EXPECT_TRUE(same_result(sum_of({inf, 1.0, -inf}), std::nan("")));
+  EXPECT_TRUE(same_result(sum_of({-inf, -1.0}), -inf));
+  EXPECT_TRUE(same_result(sum_of({0x1p-1074, 0x1p-1074}), 0x1p-1073));
+  EXPECT_TRUE(same_result(sum_of({1e300, 1e-300, -1e300}), 1e-300));
+  // Products: exact even where the rounded product underflows or overflows.
+  auto a = strided::StridedArray<double>::row_major({3}), b = strided::StridedArray<double>::row_major({3});
+  const double av[] = {1e-200, 1e200, -1e200}, bv[] = {1e-200, 1e200, 1e200};
+  for (int i = 0; i < 3; ++i) a.data()[i] = av[i], b.data()[i] = bv[i];
+  const std::vector<double> x(av, av + 3), y(bv, bv + 3);
+  EXPECT_TRUE(same_result(strided::dot(exec, a.view(), b.view(), strided::exact),
+                          oracle_sum<double>(x, &y)));
+  EXPECT_EQ(strided::dot(exec, a.view(), b.view(), strided::exact), 0.0);  // 1e-400: below
+  // 2^-1100 twice and 2^-1074: products below the smallest subnormal still count.
+  const double cv[] = {0x1p-600, 0x1p-600, 0x1p-600}, dv[] = {0x1p-500, 0x1p-500, 0x1p-475};
+  for (int i = 0; i < 3; ++i) a.data()[i] = cv[i], b.data()[i] = dv[i];
+  const std::vector<double> c(cv, cv + 3), d(dv, dv + 3);
+  const double tiny = strided::dot(exec, a.view(), b.view(), strided::exact);
+  EXPECT_TRUE(same_result(tiny, oracle_sum<double>(c, &d)));
+  EXPECT_EQ(tiny, 0x1p-1074);  // 2^-1075 + 2^-1099: just above the tie, so up
+}
+
+TYPED_TEST(ExactTest, FloatsRoundOnceToTheChosenType) {
+  const TypeParam exec;
+  std::mt19937 layout_rng(3);
+  std::mt19937_64 rng(5);
+  for (const auto& extents : std::vector<std::vector<std::size_t>>{{1000}, {40, 77}, {5, 6, 7}}) {
+    for (int k = 0; k < static_cast<int>(Hard::Count); ++k) {
+      SCOPED_TRACE(::testing::Message() << name_of(static_cast<Hard>(k)) << ", rank "
+                                        << extents.size());
+      auto a = random_operand<float>(extents, layout_rng);
+      auto b = random_operand<float>(extents, layout_rng);
+      const std::size_t n = count_of(extents);
+      // The hard values moved into float's range (its subnormals included).
+      std::vector<double> xs = hard_values(static_cast<Hard>(k), n, rng), ys(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        int e = 0;
+        const double m = std::isfinite(xs[i]) ? std::frexp(xs[i], &e) : xs[i];
+        xs[i] = static_cast<float>(std::isfinite(m) ? std::ldexp(m, e % 120 - (i % 3 ? 20 : 149))
+                                                    : m);
+        ys[i] = static_cast<float>(std::ldexp(strided_test::random_unit(rng) - 0.5, int(rng() % 60) - 30));
+      }
+      fill_with(a.view, xs, [](double v) { return static_cast<float>(v); });
+      fill_with(b.view, ys, [](double v) { return static_cast<float>(v); });
+      const auto x = elements(a.view), y = elements(b.view);
+      EXPECT_TRUE(same_result(strided::sum(exec, a.view, strided::exact), oracle_sum<float>(x)));
+      EXPECT_TRUE(
+          same_result(strided::sum<double>(exec, a.view, strided::exact), oracle_sum<double>(x)));
+      EXPECT_TRUE(same_result(strided::dot(exec, a.view, b.view, strided::exact),
+                              oracle_sum<float>(x, &y)));
+      EXPECT_TRUE(same_result(strided::dot<double>(exec, a.view, b.view, strided::exact),
+                              oracle_sum<double>(x, &y)));
+      EXPECT_TRUE(same_result(strided::sum_squares<double>(exec, a.view, strided::exact),
+                              oracle_sum<double>(x, &x)));
+    }
+  }
+}
+
+TYPED_TEST(ExactTest, ComplexComponentsAreExact) {
+  const TypeParam exec;
+  std::mt19937 layout_rng(13);
+  std::mt19937_64 rng(17);
+  for (const auto& extents : std::vector<std::vector<std::size_t>>{{777}, {9, 31}}) {
+    const std::size_t n = count_of(extents);
+    auto a = random_operand<Complex>(extents, layout_rng);
+    auto b = random_operand<Complex>(extents, layout_rng);
+    const auto ar = hard_values(Hard::WideRange, n, rng), ai = hard_values(Hard::Cancelling, n, rng);
+    const auto br = hard_values(Hard::Cancelling, n, rng), bi = hard_values(Hard::WideRange, n, rng);
+    std::size_t k = 0;
+    for_each_index(a.view.extents(), [&](const std::vector<std::size_t>& i) {
+      strided_test::write(a.view, i, Complex(ar[k], ai[k]));
+      strided_test::write(b.view, i, Complex(br[k], bi[k]));
+      ++k;
+    });
+    const Complex s = strided::sum(exec, a.view, strided::exact);
+    EXPECT_TRUE(same_result(s.real(), oracle_sum<double>(ar)));
+    EXPECT_TRUE(same_result(s.imag(), oracle_sum<double>(ai)));
+    // conj(a) . b = (ar br + ai bi) + i (ar bi - ai br), each component one exact sum.
+    std::vector<double> left, right, left_i, right_i;
+    for (std::size_t j = 0; j < n; ++j) {
+      left.insert(left.end(), {ar[j], ai[j]});
+      right.insert(right.end(), {br[j], bi[j]});
+      left_i.insert(left_i.end(), {ar[j], -ai[j]});
+      right_i.insert(right_i.end(), {bi[j], br[j]});
+    }
+    const Complex d = strided::dot(exec, a.view.conj(), b.view, strided::exact);
+    EXPECT_TRUE(same_result(d.real(), oracle_sum<double>(left, &right)));
+    EXPECT_TRUE(same_result(d.imag(), oracle_sum<double>(left_i, &right_i)));
+  }
+}
+
+TYPED_TEST(ExactTest, AxisReductionsRoundEachOutputOnce) {
+  const TypeParam exec;
+  std::mt19937 layout_rng(19);
+  std::mt19937_64 rng(23);
+  const std::vector<std::size_t> extents = {6, 50, 7};
+  for (const std::vector<std::size_t>& axes :
+       std::vector<std::vector<std::size_t>>{{1}, {0, 2}, {2, 0, 1}, {}}) {
+    SCOPED_TRACE(::testing::Message() << axes.size() << " reduced axes");
+    auto a = random_operand<double>(extents, layout_rng);
+    auto b = random_operand<double>(extents, layout_rng);
+    fill_with(a.view, hard_values(Hard::Cancelling, count_of(extents), rng),
+              [](double x) { return x; });
+    fill_with(b.view, hard_values(Hard::WideRange, count_of(extents), rng),
+              [](double x) { return x; });
+    std::vector<std::size_t> kept_extents, kept;
+    for (std::size_t k = 0; k < extents.size(); ++k)
+      if (std::find(axes.begin(), axes.end(), k) == axes.end()) {
+        kept.push_back(k);
+        kept_extents.push_back(extents[k]);
+      }
+    auto sums = random_operand<double>(kept_extents, layout_rng);
+    auto dots = random_operand<double>(kept_extents, layout_rng);
+    auto squares = random_operand<double>(kept_extents, layout_rng);
+    strided::sum_axes(exec, sums.view, a.view, axes, strided::exact);
+    strided::dot_axes(exec, dots.view, a.view, b.view, axes, strided::exact);
+    const auto plan = strided::make_axes_plan(squares.view, a.view, axes);
+    strided::sum_squares_axes(exec, plan, squares.view, a.view, strided::exact);
+    for_each_index(kept_extents, [&](const std::vector<std::size_t>& out) {
+      std::vector<double> x, y;
+      for_each_index(extents, [&](const std::vector<std::size_t>& i) {
+        for (std::size_t k = 0; k < kept.size(); ++k)
+          if (i[kept[k]] != out[k]) return;
+        x.push_back(read(a.view, i));
+        y.push_back(read(b.view, i));
+      });
+      EXPECT_TRUE(same_result(read(sums.view, out), oracle_sum<double>(x)));
+      EXPECT_TRUE(same_result(read(dots.view, out), oracle_sum<double>(x, &y)));
+      EXPECT_TRUE(same_result(read(squares.view, out), oracle_sum<double>(x, &x)));
+    });
+  }
+}
+
+TYPED_TEST(ExactTest, BadInputRaisesTheFixedFoldErrors) {
+  const TypeParam exec;
+  auto a = strided::StridedArray<double>::row_major({4, 5});
+  auto b = strided::StridedArray<double>::row_major({5, 4});
+  auto d = strided::StridedArray<double>::row_major({4});
+  using strided::ErrorCode;
+  strided_test::expect_error([&] { (void)strided::dot(exec, a.view(), b.view(), strided::exact); },
+                             ErrorCode::ShapeMismatch, "dot");
+  strided_test::expect_error(
+      [&] { strided::sum_axes(exec, d.view(), a.view(), {2}, strided::exact); },
+      ErrorCode::InvalidAxis, "sum_axes");
+  strided_test::expect_error(
+      [&] { strided::sum_axes(exec, d.view(), a.view(), {0}, strided::exact); },
+      ErrorCode::ShapeMismatch, "sum_axes");
+  const auto plan = strided::make_plan(a.view());
+  strided_test::expect_error([&] { (void)strided::sum(exec, plan, b.view(), strided::exact); },
+                             ErrorCode::PlanMismatch, "sum");
+}
+
+}  // namespace
