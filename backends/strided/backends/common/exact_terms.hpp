@@ -84,7 +84,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool product_splits(double a, double b, double p) {
 #endif
   constexpr double tiny = 0x1p-968, huge = 0x1p995;
   // Bitwise, not short-circuit: the loops that test every product stay branch-free.
-  return ((pm >= tiny) | (am * bm == 0)) & (pm < huge) & (am < huge) & (bm < huge);
+  return ((pm >= tiny) | (am == 0) | (bm == 0)) & (pm < huge) & (am < huge) & (bm < huge);
 }
 
 /// The accumulator of one real product family: exact products of floats fit the narrow integer.
