@@ -6,6 +6,9 @@ install(DIRECTORY include/strided core/strided backends/strided
 install(FILES ${PROJECT_BINARY_DIR}/include/strided/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/strided)
 install(TARGETS strided EXPORT StridedTargets)
+if(TARGET strided_mpi)
+  install(TARGETS strided_mpi EXPORT StridedTargets)
+endif()
 # Apache-2.0 WITH LLVM-exception, the license of Kokkos.
 set(Strided_INSTALL_DOCDIR ${CMAKE_INSTALL_DATADIR}/doc/Strided)
 install(FILES LICENSE DESTINATION ${Strided_INSTALL_DOCDIR})

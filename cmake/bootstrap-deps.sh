@@ -59,7 +59,7 @@ t0=$(date +%s)
 
 # --- 1. Debian packages (only the missing ones) -------------------------------------------------
 packages=(cmake ninja-build g++ libgtest-dev googletest libbenchmark-dev clang-format
-          tar gzip ca-certificates)
+          tar gzip ca-certificates libopenmpi-dev openmpi-bin libmpfr-dev)
 if [ -n "${STRIDED_BOOTSTRAP_CUDA:-}${STRIDED_BOOTSTRAP_CUDA4:-}" ]; then packages+=(patch); fi
 # A GPU machine may reach no archive: ask apt only for what the CUDA build and its tests need.
 if [ "$cuda4_only" = 1 ]; then packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev tar gzip patch); fi

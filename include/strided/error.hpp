@@ -26,6 +26,7 @@ enum class ErrorCode {
   NonInjectiveOutput,
   OverlappingInputOutput,
   PlanMismatch,  ///< a kept plan executed with operands of other layouts
+  MpiError,      ///< an MPI call failed, or MPI is not initialized (strided/mpi.hpp)
 };
 
 inline const char* to_string(ErrorCode code) noexcept {
@@ -50,6 +51,8 @@ inline const char* to_string(ErrorCode code) noexcept {
       return "OverlappingInputOutput";
     case ErrorCode::PlanMismatch:
       return "PlanMismatch";
+    case ErrorCode::MpiError:
+      return "MpiError";
   }
   return "Unknown";
 }

@@ -77,13 +77,13 @@ decltype(Fold::srcs) exact_sources(const SV&... srcs) {
       OperandRef<typename SV::element_type, typename SV::op_type>{srcs.data()}...);
 }
 
-/// A full exact reduction of same-shape sources, planned here or with a kept plan.
-template <class R, class Terms, class Exec, int N, class... SV>
-R exact_reduce(const Exec& exec, const Plan<N>* kept, const Options& options,
-               const std::string& label, const SV&... srcs) {
-  check_exact_types<R, typename SV::value_type...>();
+/// The exact integers (one per component) of same-shape sources, planned here or with a kept
+/// plan: what a rank contributes to an MPI reduction, and what a full reduction rounds.
+template <class Terms, class Exec, int N, class... SV>
+void exact_integers(const Exec& exec, const Plan<N>* kept, const Options& options,
+                    const std::string& label, typename exact_fold_t<Terms, SV...>::Int* ints,
+                    const SV&... srcs) {
   using Fold = exact_fold_t<Terms, SV...>;
-  typename Fold::Int ints[Fold::K];
   const auto sources = exact_sources<Fold>(srcs...);
   const std::size_t count = std::get<0>(std::forward_as_tuple(srcs...)).size();
   if (!kept && count > 0 && one_dense_layout(srcs...) && runs_inline(exec, options, count)) {
@@ -95,6 +95,14 @@ R exact_reduce(const Exec& exec, const Plan<N>* kept, const Options& options,
   } else {
     run_exact<Fold>(exec, plan_for(options.planner, srcs...), sources, ints, options, label);
   }
+}
+
+template <class R, class Terms, class Exec, int N, class... SV>
+R exact_reduce(const Exec& exec, const Plan<N>* kept, const Options& options,
+               const std::string& label, const SV&... srcs) {
+  check_exact_types<R, typename SV::value_type...>();
+  typename exact_fold_t<Terms, SV...>::Int ints[exact_fold_t<Terms, SV...>::K];
+  exact_integers<Terms, Exec, N>(exec, kept, options, label, ints, srcs...);
   return exact_value<R>(ints);
 }
 

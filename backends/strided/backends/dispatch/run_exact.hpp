@@ -18,6 +18,7 @@
 #include "strided/backends/common/exact_fold.hpp"
 #include "strided/backends/device/workspace.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"
+#include "strided/backends/dispatch/run_axes.hpp"
 #include "strided/compat.hpp"
 
 namespace strided::detail {
@@ -54,7 +55,19 @@ void run_exact(const Exec& exec, const Plan<N>& plan, const decltype(Fold::srcs)
     for (int k = 0; k < K; ++k) out[k].merge(host[c * K + k]);
 }
 
-/// Output o of an exact axis reduction: its sub-tensor folded, rounded once into the destination.
+/// Output o of an exact axis reduction: its sub-tensor folded into its integers.
+template <int S, class Fold>
+KOKKOS_INLINE_FUNCTION void fold_output(const OutputIndex<S + 1>& index, const Plan<S>& sub,
+                                        const decltype(Fold::srcs)& srcs, std::size_t o,
+                                        std::ptrdiff_t* off, typename Fold::Int* ints) {
+  index.offsets(o, off);
+  Fold fold(srcs);
+  for_each_tile(sub, 0, sub.tile_count,
+                [&](std::size_t, const TileCursor<S>& tile) { walk_tile(sub, tile, fold, off + 1); });
+  fold.finish(ints);
+}
+
+/// ... rounded once into the destination.
 template <int S, class Fold, class Dst>
 struct ExactOutputs {
   using Int = typename Fold::Int;
@@ -64,13 +77,36 @@ struct ExactOutputs {
   Dst dst;
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t o) const {
     std::ptrdiff_t off[S + 1];
-    index->offsets(o, off);
-    Fold fold(srcs);
-    for_each_tile(*sub, 0, sub->tile_count,
-                  [&](std::size_t, const TileCursor<S>& tile) { walk_tile(*sub, tile, fold, off + 1); });
     Int ints[Fold::K];
-    fold.finish(ints);
+    fold_output<S, Fold>(*index, *sub, srcs, o, off, ints);
     dst.store(off[0], exact_value<typename Dst::value_type>(ints));
+  }
+};
+
+/// ... kept as integers at out[o * K] (to be merged with other ranks' first).
+template <int S, class Fold>
+struct ExactOutputIntegers {
+  using Int = typename Fold::Int;
+  const OutputIndex<S + 1>* index;
+  const Plan<S>* sub;
+  decltype(Fold::srcs) srcs;
+  Int* out;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t o) const {
+    std::ptrdiff_t off[S + 1];
+    fold_output<S, Fold>(*index, *sub, srcs, o, off, out + o * Fold::K);
+  }
+};
+
+/// Rounds the integers of output o into the destination.
+template <int S, int K, class Int, class Dst>
+struct RoundOutputs {
+  const OutputIndex<S + 1>* index;
+  const Int* ints;
+  Dst dst;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t o) const {
+    std::ptrdiff_t off[S + 1];
+    index->offsets(o, off);
+    dst.store(off[0], exact_value<typename Dst::value_type>(ints + o * K));
   }
 };
 
@@ -82,6 +118,35 @@ void run_exact_axes(const Exec& exec, const AxesLayout<S>& layout, const Dst& ds
   Kokkos::parallel_for(label, compat::range_policy(exec, layout.outputs),
                        ExactOutputs<S, Fold, Dst>{staged.template get<0>(),
                                                   staged.template get<1>(), srcs, dst});
+  compat::fence(exec, "strided::exact axes: release the staged plans");
+}
+
+/// An exact axis reduction whose outputs' integers pass through `combine(host_ints, count)` (an
+/// MPI reduction over ranks) before they are rounded; `store` says whether this rank writes dst.
+template <class Fold, class Exec, int S, class Dst, class Combine>
+void run_exact_axes_combined(const Exec& exec, const AxesLayout<S>& layout, const Dst& dst,
+                             const decltype(Fold::srcs)& srcs, const std::string& label,
+                             const Combine& combine, bool store) {
+  using Int = typename Fold::Int;
+  const std::size_t count = layout.outputs * Fold::K;
+  Staged<Exec, OutputIndex<S + 1>, Plan<S>> staged(exec, count * sizeof(Int), layout.index,
+                                                   layout.sub);
+  Int* ints = staged.template extra<Int>();
+  if (layout.outputs > 0)
+    Kokkos::parallel_for(label, compat::range_policy(exec, layout.outputs),
+                         ExactOutputIntegers<S, Fold>{staged.template get<0>(),
+                                                      staged.template get<1>(), srcs, ints});
+  Int* host = layout.outputs > 0 ? staged.template to_host<Int>(count) : nullptr;
+  combine(host, count);
+  if (!store || layout.outputs == 0) return;
+  if constexpr (!compat::is_host_space_v<Exec>) {
+    using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+    Kokkos::deep_copy(exec,
+                      Kokkos::View<Int*, typename Exec::memory_space, Unmanaged>(ints, count),
+                      Kokkos::View<const Int*, Kokkos::HostSpace, Unmanaged>(host, count));
+  }
+  Kokkos::parallel_for(label, compat::range_policy(exec, layout.outputs),
+                       RoundOutputs<S, Fold::K, Int, Dst>{staged.template get<0>(), ints, dst});
   compat::fence(exec, "strided::exact axes: release the staged plans");
 }
 
