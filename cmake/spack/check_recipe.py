@@ -206,7 +206,7 @@ def _():
 def cmake_args(spack_1x=True, run_tests=False, **variants):
     """cmake_args() and the package for serial plus `variants` (kokkos_kernels=...)."""
     values = dict(serial=True, openmp=False, threads=False, benchmarks=False, cuda=False,
-                  rocm=False, kokkos_kernels=False)
+                  rocm=False, kokkos_kernels=False, mpi=False)
     values = {k.replace("_", "-"): v for k, v in {**values, **variants}.items()}
     # kokkos_cxx sits on the Kokkos package on Spack 1.x, on the Kokkos spec on Spack 0.x.
     kokkos = types.SimpleNamespace(prefix="/kokkos", package=types.SimpleNamespace())
@@ -214,7 +214,8 @@ def cmake_args(spack_1x=True, run_tests=False, **variants):
     if not spack_1x:
         kokkos.kokkos_cxx, packages = "/spec/kokkos_cxx", None
     hip = types.SimpleNamespace(hipcc="/hip/bin/hipcc")
-    pkg = Strided(Spec(values, {"kokkos": kokkos, "hip": hip}), run_tests, packages)
+    mpi = types.SimpleNamespace(mpicxx="/mpi/bin/mpicxx")
+    pkg = Strided(Spec(values, {"kokkos": kokkos, "hip": hip, "mpi": mpi}), run_tests, packages)
     return set(pkg.cmake_args()), pkg
 
 
@@ -249,6 +250,16 @@ def _():
 def _():
     assert "-DCMAKE_CXX_COMPILER:STRING=/kokkos/bin/nvcc_wrapper" in cmake_args(cuda=True)[0]
     assert "-DCMAKE_CXX_COMPILER:STRING=/spec/kokkos_cxx" in cmake_args(False, cuda=True)[0]
+
+
+@check("cmake_args: +mpi builds the MPI component with the spec's mpicxx; MPI is linked")
+def _():
+    args = cmake_args(mpi=True)[0]
+    expected = {"-DStrided_ENABLE_MPI:BOOL=ON", "-DMPI_CXX_COMPILER:STRING=/mpi/bin/mpicxx"}
+    assert expected <= args, expected - args
+    assert "-DStrided_ENABLE_MPI:BOOL=OFF" in cmake_args()[0]
+    linked = [k for _, k in deps("mpi") if "link" in types_of(k) and "+mpi" in k.get("when", "")]
+    assert linked, deps("mpi")
 
 
 @check("cmake_args: +rocm compiles with hipcc")

@@ -58,6 +58,11 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
         default=False,
         description="Compare with KokkosBlas in the benchmarks (needs Kokkos Kernels)",
     )
+    variant(
+        "mpi",
+        default=False,
+        description="The Strided::mpi component: exact global reductions over MPI ranks",
+    )
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.16:", type="build")
@@ -66,6 +71,10 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
     depends_on("kokkos@3.4:4")
     # Kokkos Kernels is pinned to one Kokkos version by its own recipe; leave its version open.
     depends_on("kokkos-kernels", when="+kokkos-kernels")
+    # link: consumers of Strided::mpi link the MPI that Strided was configured with.
+    depends_on("mpi", type=("build", "link"), when="+mpi")
+    # The MPI tests compare with MPFR, an oracle independent of the library.
+    depends_on("mpfr", type="test")
     # Test dependencies are concretized and put on CMAKE_PREFIX_PATH only with --test.
     depends_on("googletest@1.12:", type="test")
     # link: the installed executables load a shared libbenchmark through their RPATH.
@@ -131,7 +140,10 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
             self.define("Strided_ENABLE_TESTS", bool(self.run_tests)),
             self.define_from_variant("Strided_ENABLE_BENCHMARKS", "benchmarks"),
             self.define_from_variant("Strided_ENABLE_KOKKOSKERNELS", "kokkos-kernels"),
+            self.define_from_variant("Strided_ENABLE_MPI", "mpi"),
         ]
+        if spec.satisfies("+mpi"):
+            args.append(self.define("MPI_CXX_COMPILER", spec["mpi"].mpicxx))
         if spec.satisfies("~kokkos-kernels"):
             args.append(self.define("CMAKE_DISABLE_FIND_PACKAGE_KokkosKernels", True))
         return args
