@@ -1,6 +1,7 @@
 // W4 (sums: contiguous, transposed view, row sums, column sums) and W6 (f32 dot accumulated in
 // f64, dot of stride-2 views): Strided's reductions beside Kokkos::parallel_reduce, plain loops
-// and, when built with Kokkos Kernels, KokkosBlas sum and dot.
+// and, when built with Kokkos Kernels, KokkosBlas sum and dot. X1: the exact tier's sum and dot
+// beside the fixed-fold ones.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
@@ -196,6 +197,42 @@ void run_dot_strided(Bench& bench) {
 #endif
 }
 
+// ---- X1: the exact tier ------------------------------------------------------------------------
+
+/// The exact sum and dot beside the fixed-fold ones on the same data (named strided_*: a
+/// reference, not a peer): what exactness costs.
+void run_exact_sum(Bench& bench) {
+  const std::size_t n = std::size_t(1) << bench.sizes().sum_log2;
+  const Vec a = pattern_vector(n);
+  const double want = pattern_sum(n), bytes = n * sizeof(double);
+  sum_variant(bench, "strided", bytes, want,
+              [&] { return strided::sum(strided::view(a), strided::exact); });
+  sum_variant(bench, "strided_fixed_fold", bytes, want,
+              [&] { return strided::sum(strided::view(a)); });
+}
+
+void run_exact_dot(Bench& bench) {
+  const std::size_t n = std::size_t(1) << bench.sizes().vector_log2;
+  const Vec a = pattern_vector(n);
+  const Vec b(Kokkos::view_alloc(Kokkos::WithoutInitializing, "b"), n);
+  Kokkos::parallel_for(
+      "report::fill", Kokkos::RangePolicy<Exec>(0, n),
+      KOKKOS_LAMBDA(std::size_t i) { b(i) = pattern(i, 1) - 1e5; });
+  Kokkos::fence();
+  // The exact value: products of quarters are sixteenths of integers, summed in 128 bits.
+  __extension__ typedef __int128 Wide;  // GCC and Clang, on 64-bit targets
+  Wide sixteenths = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    sixteenths += static_cast<Wide>(std::llround(a(i) * 4)) * std::llround(b(i) * 4);
+  const double want = static_cast<double>(sixteenths) / 16, bytes = 2.0 * n * sizeof(double);
+  sum_variant(bench, "strided", bytes, want,
+              [&] { return strided::dot(strided::view(a), strided::view(b), strided::exact); });
+  double got = 0;
+  bench.measure(
+      "strided_fixed_fold", bytes, [&] { got = strided::dot(strided::view(a), strided::view(b)); },
+      [&] { return std::abs(got - want) <= 1e-12 * std::abs(want); });
+}
+
 }  // namespace
 
 std::vector<Workload> reduce_workloads() {
@@ -216,6 +253,8 @@ std::vector<Workload> reduce_workloads() {
        [](Bench& bench) { run_axis_sum(bench, 0); }},
       {"W6.dot_f32", LimitKind::Read, {Target::of_limit(0.95)}, run_dot_f32},
       {"W6.dot_strided", LimitKind::Read, {Target::of_limit(0.55)}, run_dot_strided},
+      {"X1.exact_sum", LimitKind::Read, {Target::of_limit(0.60)}, run_exact_sum},
+      {"X1.exact_dot", LimitKind::Read, {Target::of_limit(0.60)}, run_exact_dot},
   };
 }
 
