@@ -67,7 +67,7 @@ execute_process(COMMAND "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${con
                         ${generator_args} "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
                         "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" ${build_type_args}
                         "-DCMAKE_PREFIX_PATH=${prefix_path}" ${kokkos_args}
-                        -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+                        -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF "-DSTRIDED_CONSUMER_MPI=${WITH_MPI}"
                 RESULT_VARIABLE rc COMMAND_ECHO STDOUT)
 check_step("configuring the consumer" "${rc}")
 
@@ -98,3 +98,14 @@ endif()
 set(ENV{OMP_PROC_BIND} false)
 execute_process(COMMAND "${exe}" RESULT_VARIABLE rc COMMAND_ECHO STDOUT)
 check_step("running ${exe}" "${rc}")
+
+# The MPI example at 2 ranks (Open MPI: more ranks than cores, and root, need these variables).
+if(WITH_MPI)
+  string(REPLACE "strided_consumer${EXE_SUFFIX}" "strided_consumer_mpi${EXE_SUFFIX}" mpi_exe "${exe}")
+  set(ENV{OMPI_MCA_rmaps_base_oversubscribe} 1)
+  set(ENV{OMPI_ALLOW_RUN_AS_ROOT} 1)
+  set(ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} 1)
+  set(ENV{OMP_NUM_THREADS} 1)
+  execute_process(COMMAND "${MPIEXEC}" -n 2 "${mpi_exe}" RESULT_VARIABLE rc COMMAND_ECHO STDOUT)
+  check_step("running ${mpi_exe} on 2 ranks" "${rc}")
+endif()
