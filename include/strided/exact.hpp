@@ -19,7 +19,8 @@
 //   ... each also without exec (DefaultHostExecutionSpace) and with a kept plan:
 //   sum<Acc>(exec, plan, src, exact)
 //   sum_axes(exec, dst, src, axes, exact, [options])    rounded once to dst's element type
-//   dot_axes(exec, dst, a, b, axes, exact, [options]), sum_squares_axes(exec, dst, src, axes, exact)
+//   dot_axes(exec, dst, a, b, axes, exact, [options]), sum_squares_axes(exec, dst, src, axes,
+//   exact)
 //
 // Element types: float and double, real or Kokkos::complex (per component; a complex product
 // is exact before its components are added). IEEE rules: a NaN, or +inf with -inf, gives NaN;
@@ -114,7 +115,7 @@ R exact_checked(const char* function, const std::string& label, const Exec& exec
   const auto& first = std::get<0>(std::forward_as_tuple(srcs...));
   (check_same_shape(function, first, srcs), ...);
   return exact_reduce<R, Terms, Exec, static_cast<int>(sizeof...(SV))>(exec, nullptr, options,
-                                                                      label, srcs...);
+                                                                       label, srcs...);
 }
 
 template <class R, class Terms, class Exec, int N, class... SV>
@@ -139,8 +140,8 @@ void exact_axes_run(const Exec& exec, const AxesLayout<S>& layout, const DV& dst
 
 template <class Terms, class Exec, class DV, class... SV>
 void exact_axes_checked(const char* function, const std::string& label, const Exec& exec,
-                        const Options& options, const DV& dst,
-                        const IndexList<std::size_t>& axes, const SV&... srcs) {
+                        const Options& options, const DV& dst, const IndexList<std::size_t>& axes,
+                        const SV&... srcs) {
   check_axes_types<DV, SV...>();
   check_accessible<Exec, DV>();
   (check_accessible<Exec, SV>(), ...);
@@ -224,8 +225,8 @@ template <class Acc = void, class Exec, int N, class A, class B, detail::enable_
 auto dot(const Exec& exec, const KernelPlan<N>& plan, const A& a, const B& b, Exact) {
   using R = detail::dot_type_t<Acc, A, B>;
   static const std::string label("strided::dot(exact)");
-  return detail::exact_planned<R, detail::dot_terms_t<A, B>>("dot", label, exec, plan,
-                                                             detail::as_view(a), detail::as_view(b));
+  return detail::exact_planned<R, detail::dot_terms_t<A, B>>(
+      "dot", label, exec, plan, detail::as_view(a), detail::as_view(b));
 }
 template <class Acc = void, class A, class B, detail::enable_if_operand<A> = 0>
 auto dot(const A& a, const B& b, Exact e, const Options& options = default_options()) {
@@ -271,9 +272,8 @@ void sum_axes(const Exec& exec, const D& dst, const S& src,
               const detail::IndexList<std::size_t>& axes, Exact,
               const Options& options = default_options()) {
   static const std::string label("strided::sum_axes(exact)");
-  detail::exact_axes_checked<detail::sum_terms_t<S>>("sum_axes", label, exec, options,
-                                                     detail::as_view(dst), axes,
-                                                     detail::as_view(src));
+  detail::exact_axes_checked<detail::sum_terms_t<S>>(
+      "sum_axes", label, exec, options, detail::as_view(dst), axes, detail::as_view(src));
 }
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void sum_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src, Exact) {
@@ -304,9 +304,8 @@ template <class Exec, class D, class A, class B, detail::enable_if_exec<Exec> = 
 void dot_axes(const Exec& exec, const AxesPlan<2>& plan, const D& dst, const A& a, const B& b,
               Exact) {
   static const std::string label("strided::dot_axes(exact)");
-  detail::exact_axes_planned<detail::dot_terms_t<A, B>>("dot_axes", label, exec, plan,
-                                                        detail::as_view(dst), detail::as_view(a),
-                                                        detail::as_view(b));
+  detail::exact_axes_planned<detail::dot_terms_t<A, B>>(
+      "dot_axes", label, exec, plan, detail::as_view(dst), detail::as_view(a), detail::as_view(b));
 }
 template <class D, class A, class B, detail::enable_if_operand<D> = 0>
 void dot_axes(const D& dst, const A& a, const B& b, const detail::IndexList<std::size_t>& axes,
@@ -324,9 +323,8 @@ void sum_squares_axes(const Exec& exec, const D& dst, const S& src,
                       const Options& options = default_options()) {
   detail::check_exact_squares<S>();
   static const std::string label("strided::sum_squares_axes(exact)");
-  detail::exact_axes_checked<detail::square_terms_t<S>>("sum_squares_axes", label, exec, options,
-                                                        detail::as_view(dst), axes,
-                                                        detail::as_view(src));
+  detail::exact_axes_checked<detail::square_terms_t<S>>(
+      "sum_squares_axes", label, exec, options, detail::as_view(dst), axes, detail::as_view(src));
 }
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void sum_squares_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src,

@@ -88,7 +88,8 @@ class Request {
   }
   /// Completes the reduction and returns its result.
   R wait() {
-    if (!m_state) detail::throw_error(ErrorCode::InvalidArgument, "mpi::Request::wait", "no result");
+    if (!m_state)
+      detail::throw_error(ErrorCode::InvalidArgument, "mpi::Request::wait", "no result");
     detail::check_mpi(MPI_Wait(&m_request, MPI_STATUS_IGNORE), "mpi::Request::wait", "MPI_Wait");
     const R r = m_state->result();
     m_state.reset();
@@ -166,9 +167,9 @@ Request<R> global_exact_start(const char* function, const std::string& label, co
   local_integers<Terms>(function, label, exec, options, state->ints, srcs...);
   using Combine = MpiCombine<Int, strided::detail::MergeExact>;
   MPI_Request request = MPI_REQUEST_NULL;
-  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, state->ints, K, Combine::type(), Combine::op(), comm,
-                           &request),
-            function, "MPI_Iallreduce");
+  check_mpi(
+      MPI_Iallreduce(MPI_IN_PLACE, state->ints, K, Combine::type(), Combine::op(), comm, &request),
+      function, "MPI_Iallreduce");
   return Request<R>(request, std::move(state));
 }
 
@@ -176,8 +177,8 @@ Request<R> global_exact_start(const char* function, const std::string& label, co
 template <class Merge, class T>
 T global_extreme(const char* function, T local, MPI_Comm comm) {
   using Combine = MpiCombine<T, Merge>;
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &local, 1, Combine::type(), Combine::op(), comm),
-            function, "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &local, 1, Combine::type(), Combine::op(), comm), function,
+            "MPI_Allreduce");
   return local;
 }
 template <class Merge, class T>
@@ -238,7 +239,9 @@ void global_axes(const char* function, const std::string& label, const Exec& exe
       d::exact_sources<Fold>(srcs...), label, combine, root < 0 || rank == root);
 }
 
-inline int root_of(AllRanks) { return -1; }
+inline int root_of(AllRanks) {
+  return -1;
+}
 inline int root_of(Root r) {
   if (r.rank < 0)
     strided::detail::throw_error(ErrorCode::InvalidArgument, "mpi", "negative root ", r.rank);
@@ -323,8 +326,7 @@ template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 
 auto isum(const Exec& exec, const S& local, MPI_Comm comm,
           const Options& options = default_options()) {
   static const std::string label("strided::mpi::isum");
-  return detail::global_exact_start<detail::sum_result_t<Acc, S>,
-                                    strided::detail::sum_terms_t<S>>(
+  return detail::global_exact_start<detail::sum_result_t<Acc, S>, strided::detail::sum_terms_t<S>>(
       "mpi::isum", label, exec, comm, options, detail::as_view(local));
 }
 template <class Acc = void, class Exec, class A, class B, detail::enable_if_exec<Exec> = 0>
@@ -366,10 +368,9 @@ void sum_axes(const Exec& exec, const D& dst, const S& local,
               const strided::detail::IndexList<std::size_t>& axes, MPI_Comm comm,
               Where where = all_ranks, const Options& options = default_options()) {
   static const std::string label("strided::mpi::sum_axes");
-  detail::global_axes<strided::detail::sum_terms_t<S>>("mpi::sum_axes", label, exec, comm,
-                                                       detail::root_of(where), options,
-                                                       detail::as_view(dst), axes,
-                                                       detail::as_view(local));
+  detail::global_axes<strided::detail::sum_terms_t<S>>(
+      "mpi::sum_axes", label, exec, comm, detail::root_of(where), options, detail::as_view(dst),
+      axes, detail::as_view(local));
 }
 template <class Exec, class D, class A, class B, class Where = AllRanks,
           detail::enable_if_exec<Exec> = 0>

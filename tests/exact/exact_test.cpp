@@ -34,8 +34,8 @@ class ExactTest : public ::testing::Test {};
 TYPED_TEST_SUITE(ExactTest, strided_test::ExecSpaces, strided_test::ExecSpaceNames);
 
 const char* name_of(Hard kind) {
-  static const char* names[] = {"wide range", "cancelling", "subnormal",
-                                "near overflow", "ties", "specials"};
+  static const char* names[] = {"wide range",    "cancelling", "subnormal",
+                                "near overflow", "ties",       "specials"};
   return names[static_cast<int>(kind)];
 }
 
@@ -67,14 +67,22 @@ TYPED_TEST(ExactTest, DoublesMatchTheOracleOnManyLayouts) {
   const TypeParam exec;
   std::mt19937 layout_rng(7);
   std::mt19937_64 rng(11);
-  const std::vector<std::vector<std::size_t>> shapes = {
-      {}, {0}, {1}, {5}, {300}, {70000}, {3, 0, 4}, {17, 33}, {64, 64}, {2, 3, 4, 5, 6},
-      {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}};
+  const std::vector<std::vector<std::size_t>> shapes = {{},
+                                                        {0},
+                                                        {1},
+                                                        {5},
+                                                        {300},
+                                                        {70000},
+                                                        {3, 0, 4},
+                                                        {17, 33},
+                                                        {64, 64},
+                                                        {2, 3, 4, 5, 6},
+                                                        {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}};
   for (const auto& extents : shapes) {
     for (int k = 0; k < static_cast<int>(Hard::Count); ++k) {
       const Hard kind = static_cast<Hard>(k);
-      SCOPED_TRACE(::testing::Message() << name_of(kind) << ", rank " << extents.size()
-                                        << ", " << count_of(extents) << " elements");
+      SCOPED_TRACE(::testing::Message() << name_of(kind) << ", rank " << extents.size() << ", "
+                                        << count_of(extents) << " elements");
       auto a = random_operand<double>(extents, layout_rng);
       auto b = random_operand<double>(extents, layout_rng);
       const std::size_t n = count_of(extents);
@@ -94,7 +102,8 @@ TYPED_TEST(ExactTest, DoublesMatchTheOracleOnManyLayouts) {
         EXPECT_TRUE(same_result(strided::sum(exec, a.view.reverse(0), strided::exact), sum));
         std::vector<std::size_t> backwards(extents.size());
         for (std::size_t k = 0; k < backwards.size(); ++k) backwards[k] = backwards.size() - 1 - k;
-        EXPECT_TRUE(same_result(strided::sum(exec, a.view.permute(backwards), strided::exact), sum));
+        EXPECT_TRUE(
+            same_result(strided::sum(exec, a.view.permute(backwards), strided::exact), sum));
       }
       const auto plan = strided::make_plan(a.view, b.view);
       EXPECT_TRUE(same_result(strided::dot(exec, plan, a.view, b.view, strided::exact), dot));
@@ -115,18 +124,19 @@ TYPED_TEST(ExactTest, ExactZerosSignsAndRounding) {
   EXPECT_TRUE(same_result(sum_of({-0.0, -0.0}), -0.0));
   EXPECT_TRUE(same_result(sum_of({-0.0, 0.0}), 0.0));
   EXPECT_TRUE(same_result(sum_of({1.5, -1.5}), 0.0));
-  EXPECT_TRUE(same_result(sum_of({1.0, 0x1p-53}), 1.0));                   // a tie: to even
+  EXPECT_TRUE(same_result(sum_of({1.0, 0x1p-53}), 1.0));                       // a tie: to even
   EXPECT_TRUE(same_result(sum_of({1.0, 0x1p-53, 0x1p-1074}), 1.0 + 0x1p-52));  // above it
   EXPECT_TRUE(same_result(sum_of({max, max, -max}), max));  // a naive sum overflows
   EXPECT_TRUE(same_result(sum_of({max, max}), inf));
-  EXPECT_TRUE(same_result(sum_of({max, 0x1p970}), inf));     // rounds up past DBL_MAX
-  EXPECT_TRUE(same_result(sum_of({max, 0x1p969}), max));     // a tie that stays at DBL_MAX
+  EXPECT_TRUE(same_result(sum_of({max, 0x1p970}), inf));  // rounds up past DBL_MAX
+  EXPECT_TRUE(same_result(sum_of({max, 0x1p969}), max));  // a tie that stays at DBL_MAX
   EXPECT_TRUE(same_result(sum_of({inf, 1.0, -inf}), std::nan("")));
   EXPECT_TRUE(same_result(sum_of({-inf, -1.0}), -inf));
   EXPECT_TRUE(same_result(sum_of({0x1p-1074, 0x1p-1074}), 0x1p-1073));
   EXPECT_TRUE(same_result(sum_of({1e300, 1e-300, -1e300}), 1e-300));
   // Products: exact even where the rounded product underflows or overflows.
-  auto a = strided::StridedArray<double>::row_major({3}), b = strided::StridedArray<double>::row_major({3});
+  auto a = strided::StridedArray<double>::row_major({3}),
+       b = strided::StridedArray<double>::row_major({3});
   const double av[] = {1e-200, 1e200, -1e200}, bv[] = {1e-200, 1e200, 1e200};
   for (int i = 0; i < 3; ++i) a.data()[i] = av[i], b.data()[i] = bv[i];
   const std::vector<double> x(av, av + 3), y(bv, bv + 3);
@@ -148,8 +158,8 @@ TYPED_TEST(ExactTest, FloatsRoundOnceToTheChosenType) {
   std::mt19937_64 rng(5);
   for (const auto& extents : std::vector<std::vector<std::size_t>>{{1000}, {40, 77}, {5, 6, 7}}) {
     for (int k = 0; k < static_cast<int>(Hard::Count); ++k) {
-      SCOPED_TRACE(::testing::Message() << name_of(static_cast<Hard>(k)) << ", rank "
-                                        << extents.size());
+      SCOPED_TRACE(::testing::Message()
+                   << name_of(static_cast<Hard>(k)) << ", rank " << extents.size());
       auto a = random_operand<float>(extents, layout_rng);
       auto b = random_operand<float>(extents, layout_rng);
       const std::size_t n = count_of(extents);
@@ -158,9 +168,10 @@ TYPED_TEST(ExactTest, FloatsRoundOnceToTheChosenType) {
       for (std::size_t i = 0; i < n; ++i) {
         int e = 0;
         const double m = std::isfinite(xs[i]) ? std::frexp(xs[i], &e) : xs[i];
-        xs[i] = static_cast<float>(std::isfinite(m) ? std::ldexp(m, e % 120 - (i % 3 ? 20 : 149))
-                                                    : m);
-        ys[i] = static_cast<float>(std::ldexp(strided_test::random_unit(rng) - 0.5, int(rng() % 60) - 30));
+        xs[i] =
+            static_cast<float>(std::isfinite(m) ? std::ldexp(m, e % 120 - (i % 3 ? 20 : 149)) : m);
+        ys[i] = static_cast<float>(
+            std::ldexp(strided_test::random_unit(rng) - 0.5, int(rng() % 60) - 30));
       }
       fill_with(a.view, xs, [](double v) { return static_cast<float>(v); });
       fill_with(b.view, ys, [](double v) { return static_cast<float>(v); });
@@ -186,8 +197,10 @@ TYPED_TEST(ExactTest, ComplexComponentsAreExact) {
     const std::size_t n = count_of(extents);
     auto a = random_operand<Complex>(extents, layout_rng);
     auto b = random_operand<Complex>(extents, layout_rng);
-    const auto ar = hard_values(Hard::WideRange, n, rng), ai = hard_values(Hard::Cancelling, n, rng);
-    const auto br = hard_values(Hard::Cancelling, n, rng), bi = hard_values(Hard::WideRange, n, rng);
+    const auto ar = hard_values(Hard::WideRange, n, rng),
+               ai = hard_values(Hard::Cancelling, n, rng);
+    const auto br = hard_values(Hard::Cancelling, n, rng),
+               bi = hard_values(Hard::WideRange, n, rng);
     std::size_t k = 0;
     for_each_index(a.view.extents(), [&](const std::vector<std::size_t>& i) {
       strided_test::write(a.view, i, Complex(ar[k], ai[k]));

@@ -107,7 +107,8 @@ inline std::vector<double> hard_values(Hard kind, std::size_t n, std::mt19937_64
       break;
     case Hard::NearOverflow:
       for (std::size_t i = 0; i < n; ++i)
-        x[i] = (i % 2 ? -1.0 : 1.0) * std::numeric_limits<double>::max() * (0.5 + random_unit(rng) / 2);
+        x[i] = (i % 2 ? -1.0 : 1.0) * std::numeric_limits<double>::max() *
+               (0.5 + random_unit(rng) / 2);
       if (n % 2 == 0 && n > 0) x[0] = std::numeric_limits<double>::max();
       break;
     case Hard::Ties:

@@ -343,21 +343,16 @@ void full_reductions() {
     // Every result as a double (exact for floats), in a fixed order.
     const auto results = [](const auto& ex, const auto& x, const auto& y, const auto& p,
                             const auto& q, const strided::Options& o) {
-      return std::vector<double>{strided::sum(ex, x, o),
-                                 strided::sum_squares(ex, x, o),
-                                 strided::max(ex, x, o),
-                                 strided::min(ex, x, o),
-                                 strided::product(ex, p, o),
-                                 strided::dot(ex, x, y, o),
-                                 strided::dot<double>(ex, p, q, o),
-                                 strided::dot(ex, p, q.reverse(0), o),
-                                 sum_of_cubes(x, o),
-                                 // The exact tier, through the same algorithm on a device.
-                                 strided::sum(ex, x, strided::exact, o),
-                                 strided::sum_squares(ex, x, strided::exact, o),
-                                 strided::dot(ex, x, y.reverse(0), strided::exact, o),
-                                 strided::sum<double>(ex, p, strided::exact, o),
-                                 strided::dot<double>(ex, p, q, strided::exact, o)};
+      return std::vector<double>{
+          strided::sum(ex, x, o), strided::sum_squares(ex, x, o), strided::max(ex, x, o),
+          strided::min(ex, x, o), strided::product(ex, p, o), strided::dot(ex, x, y, o),
+          strided::dot<double>(ex, p, q, o), strided::dot(ex, p, q.reverse(0), o),
+          sum_of_cubes(x, o),
+          // The exact tier, through the same algorithm on a device.
+          strided::sum(ex, x, strided::exact, o), strided::sum_squares(ex, x, strided::exact, o),
+          strided::dot(ex, x, y.reverse(0), strided::exact, o),
+          strided::sum<double>(ex, p, strided::exact, o),
+          strided::dot<double>(ex, p, q, strided::exact, o)};
     };
     const auto got = results(exec, a.view, b.view, f.view, g.view, strided::default_options());
     const auto want = reference([&](const strided::Options& host) {

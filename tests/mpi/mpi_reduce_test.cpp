@@ -64,8 +64,8 @@ std::size_t flat_index(const std::vector<std::size_t>& extents, const std::vecto
   return f;
 }
 
-Slab slab_of(const std::vector<std::size_t>& global, std::size_t axis, const std::vector<double>& values,
-             int variant, std::mt19937& layout_rng) {
+Slab slab_of(const std::vector<std::size_t>& global, std::size_t axis,
+             const std::vector<double>& values, int variant, std::mt19937& layout_rng) {
   const auto [first, last] = part_of(global[axis], size_of(), rank_of(), variant);
   std::vector<std::size_t> extents = global;
   extents[axis] = last - first;
@@ -85,13 +85,13 @@ TYPED_TEST_SUITE(MpiTest, strided_test::ExecSpaces, strided_test::ExecSpaceNames
 TYPED_TEST(MpiTest, FullReductionsHaveTheExactBitsForEverySplit) {
   const TypeParam exec;
   const std::vector<std::size_t> global = {7, 40, 9};
-  std::mt19937_64 rng(2024);  // the same on every rank
+  std::mt19937_64 rng(2024);                                        // the same on every rank
   std::mt19937 layout_rng(static_cast<unsigned>(100 + rank_of()));  // not the same
   for (int k = 0; k < static_cast<int>(Hard::Count); ++k) {
     const Hard kind = static_cast<Hard>(k);
     const auto x = strided_test::hard_values(kind, 7 * 40 * 9, rng);
-    const auto y = strided_test::hard_values(static_cast<Hard>((k + 2) % int(Hard::Count)),
-                                             7 * 40 * 9, rng);
+    const auto y =
+        strided_test::hard_values(static_cast<Hard>((k + 2) % int(Hard::Count)), 7 * 40 * 9, rng);
     const double sum = oracle_sum<double>(x), dot = oracle_sum<double>(x, &y),
                  squares = oracle_sum<double>(x, &x);
     for (std::size_t axis = 0; axis < global.size(); ++axis)
@@ -101,10 +101,10 @@ TYPED_TEST(MpiTest, FullReductionsHaveTheExactBitsForEverySplit) {
         const Slab a = slab_of(global, axis, x, variant, layout_rng);
         const Slab b = slab_of(global, axis, y, variant, layout_rng);
         EXPECT_TRUE(same_result(strided::mpi::sum(exec, a.local.view, MPI_COMM_WORLD), sum));
-        EXPECT_TRUE(same_result(
-            strided::mpi::dot(exec, a.local.view, b.local.view, MPI_COMM_WORLD), dot));
-        EXPECT_TRUE(same_result(
-            strided::mpi::sum_squares(exec, a.local.view, MPI_COMM_WORLD), squares));
+        EXPECT_TRUE(
+            same_result(strided::mpi::dot(exec, a.local.view, b.local.view, MPI_COMM_WORLD), dot));
+        EXPECT_TRUE(
+            same_result(strided::mpi::sum_squares(exec, a.local.view, MPI_COMM_WORLD), squares));
         auto pending = strided::mpi::isum(exec, a.local.view, MPI_COMM_WORLD);
         EXPECT_TRUE(same_result(pending.wait(), sum));
         // The extremes, NaN propagating.
@@ -137,7 +137,8 @@ TYPED_TEST(MpiTest, FloatsAndComplexRoundOnce) {
   for (std::size_t i = 0; i < n; ++i) {
     re[i] = std::ldexp(strided_test::random_unit(rng) - 0.5, int(rng() % 400) - 200);
     im[i] = -std::ldexp(strided_test::random_unit(rng), int(rng() % 60) - 30);
-    f[i] = static_cast<float>(std::ldexp(strided_test::random_unit(rng) - 0.5, int(rng() % 200) - 100));
+    f[i] = static_cast<float>(
+        std::ldexp(strided_test::random_unit(rng) - 0.5, int(rng() % 200) - 100));
   }
   std::vector<double> fd(f.begin(), f.end());
   auto c = strided::StridedArray<Kokkos::complex<double>>::row_major({last - first});
@@ -149,7 +150,8 @@ TYPED_TEST(MpiTest, FloatsAndComplexRoundOnce) {
   const auto s = strided::mpi::sum(exec, c.view(), MPI_COMM_WORLD);
   EXPECT_TRUE(same_result(s.real(), oracle_sum<double>(re)));
   EXPECT_TRUE(same_result(s.imag(), oracle_sum<double>(im)));
-  EXPECT_TRUE(same_result(strided::mpi::sum(exec, g.view(), MPI_COMM_WORLD), oracle_sum<float>(fd)));
+  EXPECT_TRUE(
+      same_result(strided::mpi::sum(exec, g.view(), MPI_COMM_WORLD), oracle_sum<float>(fd)));
   EXPECT_TRUE(same_result(strided::mpi::dot<double>(exec, g.view(), g.view(), MPI_COMM_WORLD),
                           oracle_sum<double>(fd, &fd)));
 }
@@ -172,8 +174,8 @@ TYPED_TEST(MpiTest, AxisReductionsOverSplitAxes) {
         kept_extents.push_back(global[k]);
       }
     for (int root : {-1, size_of() - 1}) {
-      SCOPED_TRACE(::testing::Message() << axes.size() << " axes, root " << root << ", rank "
-                                        << rank_of());
+      SCOPED_TRACE(::testing::Message()
+                   << axes.size() << " axes, root " << root << ", rank " << rank_of());
       auto sums = random_operand<double>(kept_extents, layout_rng);
       auto dots = random_operand<double>(kept_extents, layout_rng);
       strided_test::fill(sums.view, 3);  // what a rank that is not the root must keep

@@ -28,16 +28,16 @@ struct ExactFold {
   static constexpr int PER = Terms::per_element;
   static constexpr int ELEMENTS = EXACT_BLOCK / PER;  ///< elements per staged block
   /// Unit-stride runs of a single real double source are the terms themselves.
-  static constexpr bool IN_PLACE =
-      sizeof...(Srcs) == 1 && std::is_same_v<Terms, SumTerms<double>> &&
-      (std::is_same_v<typename Srcs::value_type, double> && ...);
+  static constexpr bool IN_PLACE = sizeof...(Srcs) == 1 &&
+                                   std::is_same_v<Terms, SumTerms<double>> &&
+                                   (std::is_same_v<typename Srcs::value_type, double> && ...);
 
   /// ... and so are unit-stride runs of real double products (dot, sum_squares), by blocks of
   /// vectorized products and errors (host code: the block barrier keeps products rounded).
   static constexpr bool PRODUCTS_IN_PLACE =
       (std::is_same_v<Terms, DotTerms<double, double>> ||
        std::is_same_v<Terms, SquareTerms<double>>)&&(std::is_same_v<typename Srcs::value_type,
-                                                                      double> &&
+                                                                    double> &&
                                                      ...);
 
   Tuple<Srcs...> srcs;
@@ -100,8 +100,9 @@ struct ExactFold {
           const double* x[] = {(get<I>(srcs).ptr + base[I])...};
           const double* y = sizeof...(Srcs) == 1 ? x[0] : x[sizeof...(Srcs) - 1];
           for (std::size_t i = 0; i < n0; i += EXACT_BLOCK / 2)
-            products_in_place(x[0] + i, y + i,
-                              static_cast<int>(n0 - i < EXACT_BLOCK / 2 ? n0 - i : EXACT_BLOCK / 2));
+            products_in_place(
+                x[0] + i, y + i,
+                static_cast<int>(n0 - i < EXACT_BLOCK / 2 ? n0 - i : EXACT_BLOCK / 2));
           continue;
         }
       }

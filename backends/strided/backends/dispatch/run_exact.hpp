@@ -62,8 +62,9 @@ KOKKOS_INLINE_FUNCTION void fold_output(const OutputIndex<S + 1>& index, const P
                                         std::ptrdiff_t* off, typename Fold::Int* ints) {
   index.offsets(o, off);
   Fold fold(srcs);
-  for_each_tile(sub, 0, sub.tile_count,
-                [&](std::size_t, const TileCursor<S>& tile) { walk_tile(sub, tile, fold, off + 1); });
+  for_each_tile(sub, 0, sub.tile_count, [&](std::size_t, const TileCursor<S>& tile) {
+    walk_tile(sub, tile, fold, off + 1);
+  });
   fold.finish(ints);
 }
 
@@ -115,9 +116,9 @@ void run_exact_axes(const Exec& exec, const AxesLayout<S>& layout, const Dst& ds
                     const decltype(Fold::srcs)& srcs, const std::string& label) {
   if (layout.outputs == 0) return;
   const Staged<Exec, OutputIndex<S + 1>, Plan<S>> staged(exec, 0, layout.index, layout.sub);
-  Kokkos::parallel_for(label, compat::range_policy(exec, layout.outputs),
-                       ExactOutputs<S, Fold, Dst>{staged.template get<0>(),
-                                                  staged.template get<1>(), srcs, dst});
+  Kokkos::parallel_for(
+      label, compat::range_policy(exec, layout.outputs),
+      ExactOutputs<S, Fold, Dst>{staged.template get<0>(), staged.template get<1>(), srcs, dst});
   compat::fence(exec, "strided::exact axes: release the staged plans");
 }
 
@@ -141,8 +142,7 @@ void run_exact_axes_combined(const Exec& exec, const AxesLayout<S>& layout, cons
   if (!store || layout.outputs == 0) return;
   if constexpr (!compat::is_host_space_v<Exec>) {
     using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-    Kokkos::deep_copy(exec,
-                      Kokkos::View<Int*, typename Exec::memory_space, Unmanaged>(ints, count),
+    Kokkos::deep_copy(exec, Kokkos::View<Int*, typename Exec::memory_space, Unmanaged>(ints, count),
                       Kokkos::View<const Int*, Kokkos::HostSpace, Unmanaged>(host, count));
   }
   Kokkos::parallel_for(label, compat::range_policy(exec, layout.outputs),
