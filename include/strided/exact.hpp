@@ -160,14 +160,8 @@ void exact_axes_planned(const char* function, const std::string& label, const Ex
   check_accessible<Exec, DV>();
   (check_accessible<Exec, SV>(), ...);
   compat::ScopedRegion region(label);
-  const auto& state = p.state();
-  if (!same_layouts(state.dst_key, dst) || !same_layouts(state.src_key, srcs...))
-    throw_error(ErrorCode::PlanMismatch, function,
-                "the operands' extents, strides or element sizes differ from the plan's");
-  int index = 0;
-  (check_no_overlap(function, dst, srcs, index++), ...);
-  if (dst.size() == 0) return;
-  exact_axes_run<Terms>(exec, state.layout, dst, label, srcs...);
+  if (!check_axes_plan(function, p, dst, srcs...)) return;
+  exact_axes_run<Terms>(exec, p.state().layout, dst, label, srcs...);
 }
 
 template <class S>

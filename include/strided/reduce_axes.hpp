@@ -121,6 +121,20 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
            make_fold<U>(map_fn, reduce_fn, srcs...), reduce_fn, init, options, label);
 }
 
+/// Checks of an axis reduction with a kept plan: the operands have the plan's layouts and no
+/// source overlaps the destination. Returns whether there is anything to compute.
+template <int S, class DV, class... SV>
+bool check_axes_plan(const char* function, const AxesPlan<S>& p, const DV& dst,
+                     const SV&... srcs) {
+  const auto& state = p.state();
+  if (!same_layouts(state.dst_key, dst) || !same_layouts(state.src_key, srcs...))
+    throw_error(ErrorCode::PlanMismatch, function,
+                "the operands' extents, strides or element sizes differ from the plan's");
+  int index = 0;
+  (check_no_overlap(function, dst, srcs, index++), ...);
+  return dst.size() != 0;
+}
+
 template <class Exec, int S, class DV, class U, class MapFn, class ReduceFn, class... SV>
 void reduce_axes_planned(const char* function, const std::string& label, const Exec& exec,
                          const AxesPlan<S>& p, const DV& dst, const MapFn& map_fn,
@@ -130,13 +144,8 @@ void reduce_axes_planned(const char* function, const std::string& label, const E
   check_accessible<Exec, DV>();
   (check_accessible<Exec, SV>(), ...);
   compat::ScopedRegion region(label);
+  if (!check_axes_plan(function, p, dst, srcs...)) return;
   const auto& state = p.state();
-  if (!same_layouts(state.dst_key, dst) || !same_layouts(state.src_key, srcs...))
-    throw_error(ErrorCode::PlanMismatch, function,
-                "the operands' extents, strides or element sizes differ from the plan's");
-  int index = 0;
-  (check_no_overlap(function, dst, srcs, index++), ...);
-  if (dst.size() == 0) return;
   run_axes(exec, state.layout, DstRef<typename DV::value_type, typename DV::op_type>{dst.data()},
            make_fold<U>(map_fn, reduce_fn, srcs...), reduce_fn, init, state.options, label);
 }

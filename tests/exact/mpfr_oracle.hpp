@@ -44,20 +44,21 @@ R oracle_round(mpfr_t exact) {
 /// sum(terms), or sum(a[i] * b[i]) when b is given, correctly rounded to R.
 template <class R>
 R oracle_sum(const std::vector<double>& a, const std::vector<double>* b = nullptr) {
-  std::vector<mpfr_t> terms(a.size());
+  // mpfr_t is an array type (not a vector element): hold the structs it wraps.
+  std::vector<__mpfr_struct> terms(a.size());
   std::vector<mpfr_ptr> pointers(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
-    mpfr_init2(terms[i], 110);
-    mpfr_set_d(terms[i], a[i], MPFR_RNDN);
-    if (b) mpfr_mul_d(terms[i], terms[i], (*b)[i], MPFR_RNDN);  // exact at 110 bits
-    pointers[i] = terms[i];
+    pointers[i] = &terms[i];
+    mpfr_init2(pointers[i], 110);
+    mpfr_set_d(pointers[i], a[i], MPFR_RNDN);
+    if (b) mpfr_mul_d(pointers[i], pointers[i], (*b)[i], MPFR_RNDN);  // exact at 110 bits
   }
   mpfr_t total;
   mpfr_init2(total, ORACLE_PRECISION);
   mpfr_sum(total, pointers.data(), pointers.size(), MPFR_RNDN);
   const R r = oracle_round<R>(total);
   mpfr_clear(total);
-  for (auto& t : terms) mpfr_clear(t);
+  for (mpfr_ptr t : pointers) mpfr_clear(t);
   return r;
 }
 

@@ -590,13 +590,14 @@ class Program {
       expected += read(*src, p);
       highest = std::max(highest, LargestRealPart::map(read(*src, p)));
     }
-    Value got{};
+    Value got{}, got_exact{};
     expect_outcome(kind == 0 ? "sum" : "reduce", {}, [&] {
       visit(*src, [&](const auto& s) {
         on_host_space(serial, [&](const auto& exec) {
-          if (kind == 0)
+          if (kind == 0) {
             got = strided::sum(exec, s, m_options);
-          else
+            got_exact = strided::sum(exec, s, strided::exact, m_options);
+          } else
             got = Value(strided::reduce(exec, s, &LargestRealPart::map<Value>, LargestRealPart{},
                                         -kInfinity, m_options));
         });
@@ -606,6 +607,8 @@ class Program {
     if (!(got == (kind == 0 ? expected : Value(highest))))
       fail(std::string(kind == 0 ? "sum" : "reduce") + " differs from the reference: " + text(got) +
            "; operands" + m_context);
+    if (kind == 0 && !(got_exact == expected))
+      fail("sum(exact) differs from the reference: " + text(got_exact) + "; operands" + m_context);
   }
 
   /// dot(a, b) (no conjugation but the operands' own ops); exact while the elements stay below
@@ -631,15 +634,21 @@ class Program {
         expected += x * y;
       }
     }
-    Value got{};
+    Value got{}, got_exact{};
     const bool ran = expect_outcome("dot", codes, [&] {
       visit(*a, [&](const auto& x) {
-        visit(*b, [&](const auto& y) { got = strided::dot(host(), x, y, m_options); });
+        visit(*b, [&](const auto& y) {
+          got = strided::dot(host(), x, y, m_options);
+          got_exact = strided::dot(host(), x, y, strided::exact, m_options);
+        });
       });
     });
     if (ran && exact && !(got == expected))
       fail("dot differs from the reference: " + text(got) + ", expected " + text(expected) +
            "; operands" + m_context);
+    if (ran && exact && !(got_exact == expected))
+      fail("dot(exact) differs from the reference: " + text(got_exact) + ", expected " +
+           text(expected) + "; operands" + m_context);
   }
 
   /// sum_axes, or reduce_axes with a caller's accumulator: the largest real part plus one, kept
