@@ -1,7 +1,8 @@
 // X1: the exact tier (correctly rounded sum and dot of 2^26 f64) beside the fixed-fold sum and
 // dot on the same data; the closing table gives each as a fraction of the read limit measured in
-// the same run (limit/read). Data: random magnitudes over 2^-30..2^30, both signs, so the bins
-// see realistic exponents (not only small integers).
+// the same run (limit/read). Two data sets: uniform in [-1/2, 1/2) (a few binades), and wide,
+// the same scaled by 2^-30..2^30 (products over 120 binades: more of each term lies below the
+// first bins' last boundary and takes the second set of bins).
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -15,6 +16,7 @@ namespace {
 
 using strided_bench::shared_data;
 
+template <int Binades>
 struct Vectors {
   static constexpr std::size_t n = std::size_t(1) << 26;
   strided::StridedArray<double> a = strided::StridedArray<double>::row_major({n});
@@ -35,9 +37,10 @@ struct Vectors {
   }
 };
 
-template <bool Exact>
+template <bool Exact, int Binades>
 void sum(benchmark::State& state) {
-  const auto& d = shared_data<Vectors>();
+  using V = Vectors<Binades>;
+  const auto& d = shared_data<V>();
   double s = 0;
   for (auto _ : state) {
     if constexpr (Exact)
@@ -50,12 +53,13 @@ void sum(benchmark::State& state) {
   const double fixed = strided::sum(d.a.view()), exact = strided::sum(d.a.view(), strided::exact);
   if (!(std::abs(fixed - exact) <= 1e-6 * std::abs(exact) + 1e-3))
     state.SkipWithError("the fixed-fold and exact sums disagree beyond rounding");
-  strided_bench::set_bytes(state, Vectors::n * sizeof(double));
+  strided_bench::set_bytes(state, V::n * sizeof(double));
 }
 
-template <bool Exact>
+template <bool Exact, int Binades>
 void dot(benchmark::State& state) {
-  const auto& d = shared_data<Vectors>();
+  using V = Vectors<Binades>;
+  const auto& d = shared_data<V>();
   double s = 0;
   for (auto _ : state) {
     if constexpr (Exact)
@@ -64,22 +68,21 @@ void dot(benchmark::State& state) {
       s = strided::dot(d.a.view(), d.b.view());
     benchmark::DoNotOptimize(s);
   }
-  strided_bench::set_bytes(state, 2.0 * Vectors::n * sizeof(double));
+  strided_bench::set_bytes(state, 2.0 * V::n * sizeof(double));
 }
 
 const bool registered = [] {
-  benchmark::RegisterBenchmark("X1.exact_sum/strided", sum<true>)
-      ->UseRealTime()
-      ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("X1.exact_sum/strided_fixed_fold", sum<false>)
-      ->UseRealTime()
-      ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("X1.exact_dot/strided", dot<true>)
-      ->UseRealTime()
-      ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("X1.exact_dot/strided_fixed_fold", dot<false>)
-      ->UseRealTime()
-      ->Unit(benchmark::kMillisecond);
+  const auto ms = [](benchmark::internal::Benchmark* b) {
+    b->UseRealTime()->Unit(benchmark::kMillisecond);
+  };
+  ms(benchmark::RegisterBenchmark("X1.exact_sum/strided", sum<true, 0>));
+  ms(benchmark::RegisterBenchmark("X1.exact_sum/strided_fixed_fold", sum<false, 0>));
+  ms(benchmark::RegisterBenchmark("X1.exact_dot/strided", dot<true, 0>));
+  ms(benchmark::RegisterBenchmark("X1.exact_dot/strided_fixed_fold", dot<false, 0>));
+  ms(benchmark::RegisterBenchmark("X1.exact_sum_wide/strided", sum<true, 30>));
+  ms(benchmark::RegisterBenchmark("X1.exact_sum_wide/strided_fixed_fold", sum<false, 30>));
+  ms(benchmark::RegisterBenchmark("X1.exact_dot_wide/strided", dot<true, 30>));
+  ms(benchmark::RegisterBenchmark("X1.exact_dot_wide/strided_fixed_fold", dot<false, 30>));
   return true;
 }();
 

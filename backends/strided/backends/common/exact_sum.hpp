@@ -17,6 +17,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <type_traits>
 
 #include "strided/backends/common/exact_integer.hpp"
 
@@ -34,9 +35,13 @@ KOKKOS_FORCEINLINE_FUNCTION double power_of_two(int k) {
   return double_of(static_cast<std::uint64_t>(k + 1023) << 52);
 }
 
+struct NoCascade {};
+
 /// Int: the integer. Sums of products of doubles take a fourth bin: a product's error part lies
-/// about 53 binades below the product, and its low bits 105 below.
-template <class Int>
+/// about 53 binades below the product, and its low bits 105 below. Depth: how many further sets
+/// of bins take, a block at a time, what lies below the last boundary (wide-ranging data: the
+/// parts of products spread over 100 binades and more), before the integer does term by term.
+template <class Int, int Depth = 1>
 struct ExactSum {
   static constexpr int LANES = 16;
   static constexpr int LEVELS = Int::unit_shift > 0 ? 4 : 3;
@@ -55,6 +60,7 @@ struct ExactSum {
   double bin[LEVELS][LANES] = {};
   int top = NO_TOP;
   int blocks = 0;
+  std::conditional_t<(Depth > 0), ExactSum<Int, (Depth > 0 ? Depth - 1 : 0)>, NoCascade> below;
 
   /// Adds the bins to the integer and empties them.
   KOKKOS_INLINE_FUNCTION void flush() {
@@ -103,9 +109,10 @@ struct ExactSum {
     ++blocks;
   }
 
-  /// The integer with the bins added.
+  /// The integer with the bins (and those below) added.
   KOKKOS_INLINE_FUNCTION const Int& finish() {
     flush();
+    if constexpr (Depth > 0) total.merge(below.finish());
     return total;
   }
 
@@ -150,6 +157,8 @@ struct ExactSum {
     // of integers for the flags: a bool accumulator would keep the loop scalar.
     double local[LEVELS][LANES];
     std::int64_t largest[LANES] = {}, residue[LANES] = {};
+    // What lies below the last boundary, for the bins below (unused without them).
+    double rest[Depth > 0 ? EXACT_BLOCK : 1];
     for (int j = 0; j < LEVELS; ++j)
       for (int l = 0; l < LANES; ++l) local[j][l] = bin[j][l];
     const auto one = [&](int at, int l) {
@@ -158,6 +167,7 @@ struct ExactSum {
       double v = x[at];
       for (int j = 0; j < LEVELS; ++j) extract(v, c[j], local[j][l]);
       residue[l] |= static_cast<std::int64_t>(bits_of(v));  // -0 as well: rare, and harmless
+      if constexpr (Depth > 0) rest[at] = v;
     };
     int i = 0;
     for (; i + LANES <= n; i += LANES)
@@ -169,11 +179,15 @@ struct ExactSum {
       for (int l = 0; l < LANES; ++l) bin[j][l] = local[j][l];
     std::int64_t any = 0;
     for (int l = 0; l < LANES; ++l) any |= residue[l];
-    if (any) {  // rare: bits below the last boundary
-      for (int k = 0; k < n; ++k) {
-        double r = x[k], discarded = 0;
-        for (int j = 0; j < LEVELS; ++j) extract(r, c[j], discarded);
-        if (r != 0) total.add(r);
+    if (any) {  // bits below the last boundary
+      if constexpr (Depth > 0) {
+        below.template add_block<false>(rest, n);
+      } else {
+        for (int k = 0; k < n; ++k) {
+          double r = x[k], discarded = 0;
+          for (int j = 0; j < LEVELS; ++j) extract(r, c[j], discarded);
+          if (r != 0) total.add(r);
+        }
       }
     }
     return block_top;
