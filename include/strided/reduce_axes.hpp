@@ -124,8 +124,7 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
 /// Checks of an axis reduction with a kept plan: the operands have the plan's layouts and no
 /// source overlaps the destination. Returns whether there is anything to compute.
 template <int S, class DV, class... SV>
-bool check_axes_plan(const char* function, const AxesPlan<S>& p, const DV& dst,
-                     const SV&... srcs) {
+bool check_axes_plan(const char* function, const AxesPlan<S>& p, const DV& dst, const SV&... srcs) {
   const auto& state = p.state();
   if (!same_layouts(state.dst_key, dst) || !same_layouts(state.src_key, srcs...))
     throw_error(ErrorCode::PlanMismatch, function,
