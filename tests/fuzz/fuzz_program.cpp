@@ -5,7 +5,6 @@
 #include <string>
 
 #include "byte_stream.hpp"
-#include "program.hpp"
 
 namespace strided_fuzz {
 
@@ -16,7 +15,7 @@ std::size_t g_input_size = 0;
 
 }  // namespace
 
-void fail(const std::string& what) {
+[[noreturn]] void fail(const std::string& what) {
   std::fprintf(stderr, "strided fuzz: contract violated: %s\n", what.c_str());
   if (std::FILE* out = std::fopen("strided-fuzz-failure.bin", "wb")) {
     if (g_input_size) std::fwrite(g_input, 1, g_input_size, out);

@@ -13,6 +13,11 @@ namespace strided_fuzz {
 /// written to `strided-fuzz-failure.bin`. Kokkos must be initialized.
 void run_program(const std::uint8_t* data, std::size_t size);
 
+/// The program on one element type (program_double.cpp, program_complex.cpp: two translation
+/// units, which compile in parallel).
+void run_double_program(const std::uint8_t* data, std::size_t size);
+void run_complex_program(const std::uint8_t* data, std::size_t size);
+
 }  // namespace strided_fuzz
 
 #endif

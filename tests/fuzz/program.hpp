@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "byte_stream.hpp"
+#include "fuzz_program.hpp"
 #include "reference_model.hpp"
 
 namespace strided_fuzz {
@@ -880,10 +881,6 @@ class Program {
 };
 
 }  // namespace
-
-/// Runs the program on one element type (one translation unit each).
-void run_double_program(const std::uint8_t* data, std::size_t size);
-void run_complex_program(const std::uint8_t* data, std::size_t size);
 
 }  // namespace strided_fuzz
 
