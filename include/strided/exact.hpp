@@ -142,9 +142,7 @@ template <class Terms, class Exec, class DV, class... SV>
 void exact_axes_checked(const char* function, const std::string& label, const Exec& exec,
                         const Options& options, const DV& dst, const IndexList<std::size_t>& axes,
                         const SV&... srcs) {
-  check_axes_types<DV, SV...>();
-  check_accessible<Exec, DV>();
-  (check_accessible<Exec, SV>(), ...);
+  check_axes_operands<Exec, DV, SV...>();
   compat::ScopedRegion region(label);
   const AxisSplit split = check_axes(function, dst, axes, srcs...);
   if (dst.size() == 0) return;
@@ -156,9 +154,7 @@ template <class Terms, class Exec, int S, class DV, class... SV>
 void exact_axes_planned(const char* function, const std::string& label, const Exec& exec,
                         const AxesPlan<S>& p, const DV& dst, const SV&... srcs) {
   static_assert(sizeof...(SV) == S, "strided: the plan was made for another number of sources");
-  check_axes_types<DV, SV...>();
-  check_accessible<Exec, DV>();
-  (check_accessible<Exec, SV>(), ...);
+  check_axes_operands<Exec, DV, SV...>();
   compat::ScopedRegion region(label);
   if (!check_axes_plan(function, p, dst, srcs...)) return;
   exact_axes_run<Terms>(exec, p.state().layout, dst, label, srcs...);

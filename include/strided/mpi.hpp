@@ -212,9 +212,7 @@ void global_axes(const char* function, const std::string& label, const Exec& exe
   if (root >= size)
     d::throw_error(ErrorCode::InvalidArgument, function, "root ", root, " of a communicator of ",
                    size, " ranks");
-  d::check_axes_types<DV, SV...>();
-  d::check_accessible<Exec, DV>();
-  (d::check_accessible<Exec, SV>(), ...);
+  d::check_axes_operands<Exec, DV, SV...>();
   compat::ScopedRegion region(label);
   const d::AxisSplit split = d::check_axes(function, dst, axes, srcs...);
   using Fold = exact_fold_t<Terms, SV...>;

@@ -70,10 +70,14 @@ void check_reduced_shape(const char* function, const DV& dst, const SV& src,
                   src.extent(split.kept[k]));
 }
 
-template <class DV, class... SV>
-void check_axes_types() {
+/// The compile-time checks of every axis reduction: a writable destination, and operands that
+/// `Exec` can reach.
+template <class Exec, class DV, class... SV>
+void check_axes_operands() {
   static_assert(!std::is_const_v<typename DV::element_type>,
                 "strided: the destination view must not be a view of const elements");
+  check_accessible<Exec, DV>();
+  (check_accessible<Exec, SV>(), ...);
 }
 
 template <class DV, class... SV>
@@ -110,9 +114,7 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
                          const Options& options, const DV& dst, const IndexList<std::size_t>& axes,
                          const MapFn& map_fn, const ReduceFn& reduce_fn, const U& init,
                          const SV&... srcs) {
-  check_axes_types<DV, SV...>();
-  check_accessible<Exec, DV>();
-  (check_accessible<Exec, SV>(), ...);
+  check_axes_operands<Exec, DV, SV...>();
   compat::ScopedRegion region(label);
   const AxisSplit split = check_axes(function, dst, axes, srcs...);
   if (dst.size() == 0) return;
@@ -139,9 +141,7 @@ void reduce_axes_planned(const char* function, const std::string& label, const E
                          const AxesPlan<S>& p, const DV& dst, const MapFn& map_fn,
                          const ReduceFn& reduce_fn, const U& init, const SV&... srcs) {
   static_assert(sizeof...(SV) == S, "strided: the plan was made for another number of sources");
-  check_axes_types<DV, SV...>();
-  check_accessible<Exec, DV>();
-  (check_accessible<Exec, SV>(), ...);
+  check_axes_operands<Exec, DV, SV...>();
   compat::ScopedRegion region(label);
   if (!check_axes_plan(function, p, dst, srcs...)) return;
   const auto& state = p.state();
