@@ -266,6 +266,39 @@ TYPED_TEST(ExactTest, AxisReductionsRoundEachOutputOnce) {
   }
 }
 
+// The forms without an execution space (DefaultHostExecutionSpace) and with kept plans.
+TEST(ExactForms, DefaultHostAndKeptPlansGiveTheSameBits) {
+  std::mt19937 layout_rng(29);
+  std::mt19937_64 rng(31);
+  const std::vector<std::size_t> extents = {9, 40};
+  auto a = random_operand<double>(extents, layout_rng);
+  auto b = random_operand<double>(extents, layout_rng);
+  fill_with(a.view, hard_values(Hard::WideRange, 360, rng), [](double x) { return x; });
+  fill_with(b.view, hard_values(Hard::Cancelling, 360, rng), [](double x) { return x; });
+  const auto x = elements(a.view), y = elements(b.view);
+  const auto plan1 = strided::make_plan(a.view);
+  const auto plan2 = strided::make_plan(a.view, b.view);
+  EXPECT_TRUE(same_result(strided::sum(a.view, strided::exact), oracle_sum<double>(x)));
+  EXPECT_TRUE(same_result(strided::sum(plan1, a.view, strided::exact), oracle_sum<double>(x)));
+  EXPECT_TRUE(same_result(strided::dot(a.view, b.view, strided::exact), oracle_sum<double>(x, &y)));
+  EXPECT_TRUE(
+      same_result(strided::dot(plan2, a.view, b.view, strided::exact), oracle_sum<double>(x, &y)));
+  EXPECT_TRUE(same_result(strided::sum_squares(a.view, strided::exact), oracle_sum<double>(x, &x)));
+  EXPECT_TRUE(
+      same_result(strided::sum_squares(plan1, a.view, strided::exact), oracle_sum<double>(x, &x)));
+  // Over all axes into a rank-0 destination, with and without a kept plan.
+  auto total = strided::StridedArray<double>::row_major({});
+  strided::sum_axes(total.view(), a.view, {0, 1}, strided::exact);
+  EXPECT_TRUE(same_result(total.data()[0], oracle_sum<double>(x)));
+  strided::dot_axes(total.view(), a.view, b.view, {1, 0}, strided::exact);
+  EXPECT_TRUE(same_result(total.data()[0], oracle_sum<double>(x, &y)));
+  const auto axes_plan = strided::make_axes_plan(total.view(), a.view, b.view, {0, 1});
+  strided::dot_axes(axes_plan, total.view(), a.view, b.view, strided::exact);
+  EXPECT_TRUE(same_result(total.data()[0], oracle_sum<double>(x, &y)));
+  strided::sum_squares_axes(total.view(), a.view, {0, 1}, strided::exact);
+  EXPECT_TRUE(same_result(total.data()[0], oracle_sum<double>(x, &x)));
+}
+
 TYPED_TEST(ExactTest, BadInputRaisesTheFixedFoldErrors) {
   const TypeParam exec;
   auto a = strided::StridedArray<double>::row_major({4, 5});

@@ -116,6 +116,30 @@ TYPED_TEST(ContractionTest, LongRunsRoundEachProduct) {
             fold(x, x, false));
 }
 
+/// The exact tier's products are p + e with e from a fused multiply-add: contracting p into what
+/// reads it would lose e. Products (1 + 2^-30)(1 - 2^-30) = 1 - 2^-60, then as many of 1 * -1:
+/// exactly -n 2^-60, on long unit runs (the vectorized block of products) and on strided views
+/// (one product at a time).
+TYPED_TEST(ContractionTest, ExactDotKeepsEveryProductError) {
+  const TypeParam exec;
+  for (const std::size_t n : {N, LONG_RUN}) {
+    std::vector<double> x(2 * n), y(2 * n);
+    for (std::size_t k = 0; k < n; ++k) {
+      x[k] = 1 + 0x1p-30;
+      y[k] = 1 - 0x1p-30;
+      x[n + k] = 1;
+      y[n + k] = -1;
+    }
+    const double expected = -static_cast<double>(n) * 0x1p-60;
+    const strided::StridedView<const double> a(x.data(), 2 * n, {2 * n}, {1});
+    const strided::StridedView<const double> b(y.data(), 2 * n, {2 * n}, {1});
+    EXPECT_EQ(strided::dot(exec, a, b, strided::exact), expected) << n << " elements";
+    // Reversed views: stride -1, one product at a time.
+    EXPECT_EQ(strided::dot(exec, a.reverse(0), b.reverse(0), strided::exact), expected)
+        << n << " elements, reversed";
+  }
+}
+
 static_assert(strided::detail::exact_product_v<double, float, float>);
 static_assert(!strided::detail::exact_product_v<double, double, double>);
 static_assert(!strided::detail::exact_product_v<float, float, float>);

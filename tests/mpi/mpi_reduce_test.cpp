@@ -106,7 +106,12 @@ TYPED_TEST(MpiTest, FullReductionsHaveTheExactBitsForEverySplit) {
         EXPECT_TRUE(
             same_result(strided::mpi::sum_squares(exec, a.local.view, MPI_COMM_WORLD), squares));
         auto pending = strided::mpi::isum(exec, a.local.view, MPI_COMM_WORLD);
+        auto pending_dot = strided::mpi::idot(exec, a.local.view, b.local.view, MPI_COMM_WORLD);
+        auto pending_squares = strided::mpi::isum_squares(exec, a.local.view, MPI_COMM_WORLD);
+        auto pending_max = strided::mpi::imax(exec, a.local.view, MPI_COMM_WORLD);
         EXPECT_TRUE(same_result(pending.wait(), sum));
+        EXPECT_TRUE(same_result(pending_dot.wait(), dot));
+        EXPECT_TRUE(same_result(pending_squares.wait(), squares));
         // The extremes, NaN propagating.
         double mx = -INFINITY, mn = INFINITY;
         bool nan = false;
@@ -116,6 +121,10 @@ TYPED_TEST(MpiTest, FullReductionsHaveTheExactBitsForEverySplit) {
           mn = std::min(mn, v);
         }
         const double gmax = strided::mpi::max(exec, a.local.view, MPI_COMM_WORLD);
+        const double gimax = pending_max.wait();
+        EXPECT_TRUE(same_result(gimax, gmax));
+        EXPECT_TRUE(same_result(strided::mpi::min(exec, a.local.view, MPI_COMM_WORLD),
+                                strided::mpi::imin(exec, a.local.view, MPI_COMM_WORLD).wait()));
         const double gmin = strided::mpi::imin(exec, a.local.view, MPI_COMM_WORLD).wait();
         if (nan) {
           EXPECT_TRUE(std::isnan(gmax) && std::isnan(gmin));
@@ -178,17 +187,21 @@ TYPED_TEST(MpiTest, AxisReductionsOverSplitAxes) {
                    << axes.size() << " axes, root " << root << ", rank " << rank_of());
       auto sums = random_operand<double>(kept_extents, layout_rng);
       auto dots = random_operand<double>(kept_extents, layout_rng);
+      auto squares = random_operand<double>(kept_extents, layout_rng);
       strided_test::fill(sums.view, 3);  // what a rank that is not the root must keep
       strided_test::fill(dots.view, 3);
       const auto before = sums.buffer;
       if (root < 0) {
         strided::mpi::sum_axes(exec, sums.view, a.local.view, axes, MPI_COMM_WORLD);
         strided::mpi::dot_axes(exec, dots.view, a.local.view, b.local.view, axes, MPI_COMM_WORLD);
+        strided::mpi::sum_squares_axes(exec, squares.view, a.local.view, axes, MPI_COMM_WORLD);
       } else {
         strided::mpi::sum_axes(exec, sums.view, a.local.view, axes, MPI_COMM_WORLD,
                                strided::mpi::Root{root});
         strided::mpi::dot_axes(exec, dots.view, a.local.view, b.local.view, axes, MPI_COMM_WORLD,
                                strided::mpi::Root{root});
+        strided::mpi::sum_squares_axes(exec, squares.view, a.local.view, axes, MPI_COMM_WORLD,
+                                       strided::mpi::Root{root});
       }
       if (root >= 0 && rank_of() != root) {
         EXPECT_TRUE(std::memcmp(sums.buffer.data(), before.data(), before.size() * 8) == 0);
@@ -204,6 +217,8 @@ TYPED_TEST(MpiTest, AxisReductionsOverSplitAxes) {
         });
         EXPECT_TRUE(same_result(strided_test::read(sums.view, out), oracle_sum<double>(xs)));
         EXPECT_TRUE(same_result(strided_test::read(dots.view, out), oracle_sum<double>(xs, &ys)));
+        EXPECT_TRUE(
+            same_result(strided_test::read(squares.view, out), oracle_sum<double>(xs, &xs)));
       });
     }
   }
