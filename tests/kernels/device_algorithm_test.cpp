@@ -162,6 +162,66 @@ TYPED_TEST(DeviceAlgorithmTest, AxisReductionsHaveTheBitsOfTheHostAlgorithm) {
   }
 }
 
+TYPED_TEST(DeviceAlgorithmTest, DenseRunsAndRowSumsHaveTheBitsOfTheHostAlgorithm) {
+  // The host algorithm folds the tiles of a dense plan several at a time, part by part, and row
+  // sums several rows at a time: each tile's and each row's fold must stay exactly its own.
+  const TypeParam exec;
+  const strided_test::LayoutOptions dense{false, false, false};
+  std::mt19937 rng(79);
+  for (const std::size_t n : {std::size_t(1) << 18, (std::size_t(1) << 18) + 37,
+                              std::size_t(5) * 65536 + 100, std::size_t(70001)}) {
+    SCOPED_TRACE(::testing::Message() << n << " elements");
+    auto a = random_operand<double>({n}, rng, dense);
+    auto b = random_operand<double>({n}, rng, dense);
+    auto f = random_operand<float>({n}, rng, dense);
+    auto g = random_operand<float>({n}, rng, dense);
+    fill_inexact(a.view, 6);
+    fill_inexact(b.view, 7);
+    fill_inexact(f.view, 8);
+    fill_inexact(g.view, 9);
+    const auto all = [&](const strided::Options& o) {
+      return std::vector<double>{
+          strided::sum(exec, a.view, o),
+          strided::sum_squares(exec, a.view, o),
+          strided::dot(exec, a.view, b.view, o),
+          strided::dot<double>(exec, f.view, g.view, o),
+          static_cast<double>(strided::dot(exec, f.view, g.view, o)),
+          strided::reduce(
+              exec, a.view, [](double x) { return 1 + 1e-3 * x; },
+              [](double x, double y) { return x * y; }, 1.0, o),
+      };
+    };
+    const auto host = with_algorithm(Algorithm::Host, all);
+    const auto device = with_algorithm(Algorithm::Device, all);
+    for (std::size_t k = 0; k < host.size(); ++k)
+      EXPECT_TRUE(same_bits(host[k], device[k]))
+          << "reduction " << k << ": host " << host[k] << " device " << device[k];
+  }
+  for (const auto& shape : std::vector<std::vector<std::size_t>>{
+           {37, 1000}, {9, 4101}, {50, 7}, {6, 16}, {4, 70000}, {1030, 33}, {66, 4100}}) {
+    SCOPED_TRACE(::testing::Message() << shape[0] << " rows of " << shape[1]);
+    // Dense operands store axis 0 fastest: allocate the transposed shape, then permute it to
+    // row-major rows.
+    auto a = random_operand<double>({shape[1], shape[0]}, rng, dense);
+    fill_inexact(a.view, 10);
+    const auto row_major = a.view.permute({1, 0});
+    for (const bool reversed : {false, true}) {
+      const auto src = reversed ? row_major.reverse(0) : row_major;
+      const auto rows = [&](const strided::Options& o) {
+        auto out = random_operand<double>({shape[0]}, rng);
+        strided::sum_axes(exec, out.view, src, {1}, o);
+        return out;
+      };
+      auto host = with_algorithm(Algorithm::Host, rows);
+      auto device = with_algorithm(Algorithm::Device, rows);
+      EXPECT_TRUE(strided_test::elements_same_bits(
+          device.view,
+          [&](const std::vector<std::size_t>& i) { return strided_test::read(host.view, i); }, src))
+          << (reversed ? "rows reversed" : "rows in order");
+    }
+  }
+}
+
 TYPED_TEST(DeviceAlgorithmTest, MapsWriteWhatTheHostAlgorithmWrites) {
   std::mt19937 rng(79);
   const TypeParam exec;

@@ -66,6 +66,18 @@ struct TileFold {
     gather_impl(off, n0, n1, t0, t1, std::make_index_sequence<sizeof...(Srcs)>{});
   }
 
+  /// Elements [begin, begin + n) of a unit-stride run of `whole` elements whose per-source
+  /// offsets are `off`, begin a multiple of the 16 lanes: folded part by part, a run gives the
+  /// bits of one call (element i still goes to lane i % 16, in order). fold_tiles interleaves
+  /// the parts of several tiles' runs this way.
+  KOKKOS_FORCEINLINE_FUNCTION void run_part(const std::ptrdiff_t* off, std::size_t begin,
+                                            std::size_t n, std::size_t whole) {
+    constexpr int S = static_cast<int>(sizeof...(Srcs));
+    std::ptrdiff_t base[S > 0 ? S : 1];
+    for (int k = 0; k < S; ++k) base[k] = off[k] + static_cast<std::ptrdiff_t>(begin);
+    unit_run(base, n, whole, std::make_index_sequence<sizeof...(Srcs)>{});
+  }
+
   /// The tile's partial: lanes combined in a fixed pairwise tree.
   KOKKOS_INLINE_FUNCTION U result() { return lanes.result(reduce_fn); }
 
@@ -86,31 +98,42 @@ struct TileFold {
       std::ptrdiff_t base[S > 0 ? S : 1];
       for (int k = 0; k < S; ++k) base[k] = off[k] + static_cast<std::ptrdiff_t>(j) * s1[k];
       if (unit) {
-        // Operands rebased to the run's start: plain pointer indexing, which GCC vectorizes
-        // across all 16 lanes (through base[k] + i it left two lanes scalar).
-        const Tuple<Srcs...> at(Srcs{get<I>(srcs).ptr + base[I]}...);
-        const auto x = [&](std::ptrdiff_t i) { return map_fn(get<I>(at).read(i)...); };
-#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-        if constexpr (rounds_products_v<MapFn, typename Srcs::value_type...>) {
-          if (n0 >= BLOCK_ROUNDED_RUN) {
-            lanes.run(
-                n0, x,
-                [&](std::ptrdiff_t i, U* v) {
-                  for (int l = 0; l < REDUCE_LANES; ++l)
-                    v[l] = map_fn.unrounded(get<I>(at).read(i + l)...);
-                  materialize_block(*reinterpret_cast<U(*)[REDUCE_LANES]>(v));
-                },
-                reduce_fn);
-            continue;
-          }
-        }
-#endif
-        lanes.run(n0, x, reduce_fn);
+        unit_run(base, n0, n0, seq);
       } else {
         lanes.run(
             n0, [&](std::ptrdiff_t i) { return element(base, s0, i, seq); }, reduce_fn);
       }
     }
+  }
+
+ private:
+  /// n0 elements of a unit-stride run at `base`, part of a run of `whole` elements (whose length
+  /// chooses the products' rounding form: the same products either way).
+  template <std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION void unit_run(const std::ptrdiff_t* base, std::size_t n0,
+                                            std::size_t whole, std::index_sequence<I...>) {
+    // Operands rebased to the run's start: plain pointer indexing, which GCC vectorizes
+    // across all 16 lanes (through base[k] + i it left two lanes scalar).
+    const Tuple<Srcs...> at(Srcs{get<I>(srcs).ptr + base[I]}...);
+    const auto x = [&](std::ptrdiff_t i) { return map_fn(get<I>(at).read(i)...); };
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    if constexpr (rounds_products_v<MapFn, typename Srcs::value_type...>) {
+      if (whole >= BLOCK_ROUNDED_RUN) {
+        lanes.run(
+            n0, x,
+            [&](std::ptrdiff_t i, U* v) {
+              for (int l = 0; l < REDUCE_LANES; ++l)
+                v[l] = map_fn.unrounded(get<I>(at).read(i + l)...);
+              materialize_block(*reinterpret_cast<U(*)[REDUCE_LANES]>(v));
+            },
+            reduce_fn);
+        return;
+      }
+    }
+#else
+    (void)whole;
+#endif
+    lanes.run(n0, x, reduce_fn);
   }
 
   /// A built-in that rounds its products (dot, sum_squares) on a real floating type, on a unit
@@ -150,10 +173,60 @@ make_fold(const MapFn& map_fn, const ReduceFn& reduce_fn, const SV&... srcs) {
           {}};
 }
 
+/// Tiles a host core folds side by side in a flat plan, and the elements of each run it takes
+/// in turn: a core keeps more lines in flight on a few streams than on one.
+inline constexpr std::size_t INTERLEAVED_TILES = 4;
+inline constexpr std::size_t INTERLEAVED_PART = 256;
+
+/// Tiles [first, last) of a flat plan (rank 1, unit strides: each tile one run), folded
+/// INTERLEAVED_TILES at a time part by part; each tile's fold is exactly its own (run_part).
+template <int N, class Fold, class U>
+KOKKOS_INLINE_FUNCTION void fold_flat_tiles(const Plan<N>& plan, std::size_t first,
+                                            std::size_t last, const Fold& fold, U* partials) {
+  constexpr std::size_t R = INTERLEAVED_TILES;
+  const std::size_t block = plan.blocks[0], dims = plan.dims[0];
+  for (std::size_t t0 = first; t0 < last; t0 += R) {
+    const std::size_t count = last - t0 < R ? last - t0 : R;
+    static_assert(R == 4, "one copy of the fold per interleaved tile");
+    Fold local[R] = {fold, fold, fold, fold};
+    std::ptrdiff_t off[R][N];
+    std::size_t len[R] = {};
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t start = (t0 + k) * block;
+      len[k] = dims - start < block ? dims - start : block;
+      for (int s = 0; s < N; ++s) off[k][s] = static_cast<std::ptrdiff_t>(start);
+    }
+    for (std::size_t at = 0; at < len[0]; at += INTERLEAVED_PART)
+      for (std::size_t k = 0; k < count; ++k)
+        if (at < len[k]) {
+          const std::size_t n = len[k] - at < INTERLEAVED_PART ? len[k] - at : INTERLEAVED_PART;
+          local[k].run_part(off[k], at, n, len[k]);
+        }
+    for (std::size_t k = 0; k < count; ++k) partials[t0 + k] = local[k].result();
+  }
+}
+
+template <class Fold, class = void>
+struct folds_run_parts : std::false_type {};
+template <class Fold>
+struct folds_run_parts<Fold, std::void_t<decltype(std::declval<Fold&>().run_part(
+                                 nullptr, std::size_t{}, std::size_t{}, std::size_t{}))>>
+    : std::true_type {};
+
 /// Folds tiles [first, last) of `plan`, writing the partial of tile t to partials[t].
 template <int N, class Fold, class U>
 KOKKOS_INLINE_FUNCTION void fold_tiles(const Plan<N>& plan, std::size_t first, std::size_t last,
                                        const Fold& fold, U* partials) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  if constexpr (folds_run_parts<Fold>::value) {
+    bool flat = plan.rank == 1 && !plan.gathered;
+    for (int k = 0; k < N && flat; ++k) flat = plan.strides[k][0] == 1;
+    if (flat && plan.blocks[0] % REDUCE_LANES == 0) {
+      fold_flat_tiles(plan, first, last, fold, partials);
+      return;
+    }
+  }
+#endif
   for_each_tile(plan, first, last, [&](std::size_t t, const TileCursor<N>& tile) {
     Fold local = fold;
     walk_tile(plan, tile, local);
