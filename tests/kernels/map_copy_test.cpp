@@ -119,6 +119,8 @@ TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
   check_symmetrize<false, double>(TypeParam(), 300, rng, streaming);
   check_symmetrize<true, double>(TypeParam(), 97, rng, streaming);
   check_symmetrize<false, float>(TypeParam(), 160, rng, streaming);
+  check_symmetrize<false, double>(TypeParam(), 520, rng, streaming);
+  check_symmetrize<false, float>(TypeParam(), 520, rng, streaming);
 }
 
 TYPED_TEST(MapTest, BroadcastSourceWithZeroStrides) {
