@@ -26,7 +26,8 @@ TYPED_TEST(MapTest, SourcesStreamingAlongDifferentAxes) {
   // C = A + op(B)^T: A streams along C's fast axis, B^T along the other; the blocks are staged
   // per source. Ragged extents leave partial blocks on both edges; B is also walked reversed.
   std::mt19937 rng(15);
-  for (const auto& shape : std::vector<std::vector<std::size_t>>{{203, 157}, {64, 64}, {9, 300}}) {
+  for (const auto& shape :
+       std::vector<std::vector<std::size_t>>{{203, 157}, {64, 64}, {9, 300}, {300, 270}}) {
     const std::size_t r = shape[0], c = shape[1];
     auto a = random_operand<double>({r, c}, rng, {false, false, false});
     auto b = random_operand<double>({c, r}, rng, {false, false, false});
@@ -39,6 +40,23 @@ TYPED_TEST(MapTest, SourcesStreamingAlongDifferentAxes) {
     expect_elements(
         out, [&](const std::vector<std::size_t>& i) { return read(a.view, i) - 2 * read(bt, i); },
         a.view, bt);
+    // Transposed sources that read along axis 1 with unit stride are staged per tile (rows
+    // walked backwards too), each of its own element type, beside sources along axis 0.
+    auto f = random_operand<float>({c, r}, rng, {false, false, false});
+    strided_test::fill(f.view, 3);
+    const auto bu = b.view.transpose().reverse(0);
+    const auto ft = f.view.transpose();
+    strided::zip_map_into(
+        TypeParam(), out.view, [](double x, double y, float z) { return x - 2 * y + z; }, a.view,
+        bu, ft);
+    expect_elements(
+        out,
+        [&](const std::vector<std::size_t>& i) {
+          return read(a.view, i) - 2 * read(bu, i) + read(ft, i);
+        },
+        a.view, bu, ft);
+    strided::zip_map_into(
+        TypeParam(), out.view, [](double x, double y) { return x - 2 * y; }, a.view, bt);
     // add() reads the destination as its first source.
     strided::add(TypeParam(), a.view, b.view.transpose());
     expect_elements(

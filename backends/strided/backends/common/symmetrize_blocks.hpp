@@ -8,11 +8,11 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <type_traits>
 
 #include "strided/backends/common/stream_store.hpp"
 #include "strided/backends/host/simd_transpose.hpp"
+#include "strided/backends/host/thread_stage.hpp"
 #include "strided/core/magnitude.hpp"
 #include "strided/element_ops.hpp"
 
@@ -62,19 +62,6 @@ KOKKOS_FORCEINLINE_FUNCTION T symmetrize_mirror_element(const T& near, const T& 
 KOKKOS_FORCEINLINE_FUNCTION std::ptrdiff_t symmetrize_at(std::size_t i, std::ptrdiff_t stride) {
   return static_cast<std::ptrdiff_t>(i) * stride;
 }
-
-#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-/// The calling host thread's stage for SymmetrizeBlocks::staged_pair: allocated on its first
-/// use by that thread and kept (too large for a worker's stack).
-template <class T, std::size_t Elements>
-T* symmetrize_stage() {
-  struct alignas(64) Stage {
-    T data[Elements];
-  };
-  thread_local const std::unique_ptr<Stage> stage = std::make_unique<Stage>();
-  return stage->data;
-}
-#endif
 
 /// dst = (A + op(A)^T) / 2 for an n x n matrix, by pairs of tiles: work item (I, J) with I <= J
 /// reads tiles (I, J) and (J, I) of the source once and writes both tiles of the destination,
@@ -147,7 +134,7 @@ struct SymmetrizeBlocks {
   /// transposed, and the rows are the whole result. Every source line is staged or read before
   /// its destination line is written, so dst may be src.
   KOKKOS_FORCEINLINE_FUNCTION void staged_pair(std::size_t r, std::size_t c) const {
-    T* stage = symmetrize_stage<T, TILE * TILE>();
+    T* stage = thread_stage<T, TILE * TILE>();
     constexpr auto ld = static_cast<std::ptrdiff_t>(TILE);
     const T* far = src + at(c, s0) + at(r, 1);
     // Each band of M rows starts M pages on (rows a power of two apart), where the hardware
