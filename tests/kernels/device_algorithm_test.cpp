@@ -39,6 +39,16 @@ bool same_bits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
+/// all(options) returns reductions' results: they must have the same bits under both algorithms.
+template <class F>
+void expect_same_bits_on_both_algorithms(const F& all) {
+  const auto host = with_algorithm(Algorithm::Host, all);
+  const auto device = with_algorithm(Algorithm::Device, all);
+  for (std::size_t k = 0; k < host.size(); ++k)
+    EXPECT_TRUE(same_bits(host[k], device[k]))
+        << "reduction " << k << ": host " << host[k] << " device " << device[k];
+}
+
 /// Inexact values: a different fold order would change the low bits.
 template <class T>
 void fill_inexact(const strided::StridedView<T>& v, double salt) {
@@ -121,11 +131,7 @@ TYPED_TEST(DeviceAlgorithmTest, ReductionsHaveTheBitsOfTheHostAlgorithm) {
             rank > 0 ? strided::sum(exec, a.view.reverse(0), o) : 0.0,
         };
       };
-      const auto host = with_algorithm(Algorithm::Host, all);
-      const auto device = with_algorithm(Algorithm::Device, all);
-      for (std::size_t k = 0; k < host.size(); ++k)
-        EXPECT_TRUE(same_bits(host[k], device[k]))
-            << "reduction " << k << ": host " << host[k] << " device " << device[k];
+      expect_same_bits_on_both_algorithms(all);
     }
   }
 }
@@ -191,11 +197,7 @@ TYPED_TEST(DeviceAlgorithmTest, DenseRunsAndRowSumsHaveTheBitsOfTheHostAlgorithm
               [](double x, double y) { return x * y; }, 1.0, o),
       };
     };
-    const auto host = with_algorithm(Algorithm::Host, all);
-    const auto device = with_algorithm(Algorithm::Device, all);
-    for (std::size_t k = 0; k < host.size(); ++k)
-      EXPECT_TRUE(same_bits(host[k], device[k]))
-          << "reduction " << k << ": host " << host[k] << " device " << device[k];
+    expect_same_bits_on_both_algorithms(all);
   }
   for (const auto& shape : std::vector<std::vector<std::size_t>>{
            {37, 1000}, {9, 4101}, {50, 7}, {6, 16}, {4, 70000}, {1030, 33}, {66, 4100}}) {
