@@ -19,6 +19,7 @@
 #include "strided/backends/device/workspace.hpp"
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
+#include "strided/core/labels.hpp"
 #include "strided/core/layout.hpp"
 #include "strided/map.hpp"
 #include "strided/options.hpp"
@@ -68,7 +69,7 @@ decltype(auto) exec_for(const Exec& exec) {
 template <class DstExec, class D, class SrcExec, class S>
 void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec, const S& src,
                  const Options& options) {
-  static const std::string label("strided::copy_across");
+  const std::string& label = detail::labels::copy_across;
   const auto& d = detail::as_view(dst);
   const auto& s = detail::as_view(src);
   using DV = std::decay_t<decltype(d)>;
@@ -140,7 +141,7 @@ void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec,
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void copy_into(const Exec& exec, const D& dst, const S& src,
                const Options& options = default_options()) {
-  static const std::string label("strided::copy_into");
+  const std::string& label = detail::labels::copy_into;
   using DV = std::decay_t<decltype(detail::as_view(dst))>;
   using SV = std::decay_t<decltype(detail::as_view(src))>;
   if constexpr (detail::reaches_v<Exec, DV> && detail::reaches_v<Exec, SV>) {
@@ -148,12 +149,18 @@ void copy_into(const Exec& exec, const D& dst, const S& src,
       detail::elementwise<false>("copy_into", label, exec, options, dst, src, detail::CopyFn{});
       return;
     }
+    // Staging would make an overlapping copy well defined, but which inputs are accepted must
+    // not depend on the options: the unstaged path's check runs here too.
+    const auto& d = detail::as_view(dst);
+    const auto& s = detail::as_view(src);
+    detail::check_same_shape("copy_into", d, s);
+    detail::check_no_overlap("copy_into", d, s, 0);
   }
   copy_across(detail::exec_for<DV>(exec), dst, detail::exec_for<SV>(exec), src, options);
 }
 template <class Exec, int N, class D, class S, detail::enable_if_exec<Exec> = 0>
 void copy_into(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src) {
-  static const std::string label("strided::copy_into");
+  const std::string& label = detail::labels::copy_into;
   detail::elementwise<false>("copy_into", label, exec, plan, dst, src, detail::CopyFn{});
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>

@@ -36,6 +36,7 @@
 
 #include "strided/backends/dispatch/run_exact.hpp"
 #include "strided/checks.hpp"
+#include "strided/core/labels.hpp"
 #include "strided/map.hpp"
 #include "strided/options.hpp"
 #include "strided/plan.hpp"
@@ -181,14 +182,14 @@ constexpr void check_exact_squares() {
 template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>
 auto sum(const Exec& exec, const S& src, Exact, const Options& options = default_options()) {
   using R = detail::exact_result_t<Acc, detail::value_of<S>>;
-  static const std::string label("strided::sum(exact)");
+  const std::string& label = detail::labels::sum_exact;
   return detail::exact_checked<R, detail::sum_terms_t<S>>("sum", label, exec, options,
                                                           detail::as_view(src));
 }
 template <class Acc = void, class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
 auto sum(const Exec& exec, const KernelPlan<N>& plan, const S& src, Exact) {
   using R = detail::exact_result_t<Acc, detail::value_of<S>>;
-  static const std::string label("strided::sum(exact)");
+  const std::string& label = detail::labels::sum_exact;
   return detail::exact_planned<R, detail::sum_terms_t<S>>("sum", label, exec, plan,
                                                           detail::as_view(src));
 }
@@ -207,14 +208,14 @@ template <class Acc = void, class Exec, class A, class B, detail::enable_if_exec
 auto dot(const Exec& exec, const A& a, const B& b, Exact,
          const Options& options = default_options()) {
   using R = detail::dot_type_t<Acc, A, B>;
-  static const std::string label("strided::dot(exact)");
+  const std::string& label = detail::labels::dot_exact;
   return detail::exact_checked<R, detail::dot_terms_t<A, B>>(
       "dot", label, exec, options, detail::as_view(a), detail::as_view(b));
 }
 template <class Acc = void, class Exec, int N, class A, class B, detail::enable_if_exec<Exec> = 0>
 auto dot(const Exec& exec, const KernelPlan<N>& plan, const A& a, const B& b, Exact) {
   using R = detail::dot_type_t<Acc, A, B>;
-  static const std::string label("strided::dot(exact)");
+  const std::string& label = detail::labels::dot_exact;
   return detail::exact_planned<R, detail::dot_terms_t<A, B>>(
       "dot", label, exec, plan, detail::as_view(a), detail::as_view(b));
 }
@@ -234,7 +235,7 @@ auto sum_squares(const Exec& exec, const S& src, Exact,
                  const Options& options = default_options()) {
   detail::check_exact_squares<S>();
   using R = detail::exact_result_t<Acc, detail::value_of<S>>;
-  static const std::string label("strided::sum_squares(exact)");
+  const std::string& label = detail::labels::sum_squares_exact;
   return detail::exact_checked<R, detail::square_terms_t<S>>("sum_squares", label, exec, options,
                                                              detail::as_view(src));
 }
@@ -242,7 +243,7 @@ template <class Acc = void, class Exec, int N, class S, detail::enable_if_exec<E
 auto sum_squares(const Exec& exec, const KernelPlan<N>& plan, const S& src, Exact) {
   detail::check_exact_squares<S>();
   using R = detail::exact_result_t<Acc, detail::value_of<S>>;
-  static const std::string label("strided::sum_squares(exact)");
+  const std::string& label = detail::labels::sum_squares_exact;
   return detail::exact_planned<R, detail::square_terms_t<S>>("sum_squares", label, exec, plan,
                                                              detail::as_view(src));
 }
@@ -261,13 +262,13 @@ template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void sum_axes(const Exec& exec, const D& dst, const S& src,
               const detail::IndexList<std::size_t>& axes, Exact,
               const Options& options = default_options()) {
-  static const std::string label("strided::sum_axes(exact)");
+  const std::string& label = detail::labels::sum_axes_exact;
   detail::exact_axes_checked<detail::sum_terms_t<S>>(
       "sum_axes", label, exec, options, detail::as_view(dst), axes, detail::as_view(src));
 }
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void sum_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src, Exact) {
-  static const std::string label("strided::sum_axes(exact)");
+  const std::string& label = detail::labels::sum_axes_exact;
   detail::exact_axes_planned<detail::sum_terms_t<S>>("sum_axes", label, exec, plan,
                                                      detail::as_view(dst), detail::as_view(src));
 }
@@ -285,7 +286,7 @@ template <class Exec, class D, class A, class B, detail::enable_if_exec<Exec> = 
 void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b,
               const detail::IndexList<std::size_t>& axes, Exact,
               const Options& options = default_options()) {
-  static const std::string label("strided::dot_axes(exact)");
+  const std::string& label = detail::labels::dot_axes_exact;
   detail::exact_axes_checked<detail::dot_terms_t<A, B>>("dot_axes", label, exec, options,
                                                         detail::as_view(dst), axes,
                                                         detail::as_view(a), detail::as_view(b));
@@ -293,7 +294,7 @@ void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b,
 template <class Exec, class D, class A, class B, detail::enable_if_exec<Exec> = 0>
 void dot_axes(const Exec& exec, const AxesPlan<2>& plan, const D& dst, const A& a, const B& b,
               Exact) {
-  static const std::string label("strided::dot_axes(exact)");
+  const std::string& label = detail::labels::dot_axes_exact;
   detail::exact_axes_planned<detail::dot_terms_t<A, B>>(
       "dot_axes", label, exec, plan, detail::as_view(dst), detail::as_view(a), detail::as_view(b));
 }
@@ -312,7 +313,7 @@ void sum_squares_axes(const Exec& exec, const D& dst, const S& src,
                       const detail::IndexList<std::size_t>& axes, Exact,
                       const Options& options = default_options()) {
   detail::check_exact_squares<S>();
-  static const std::string label("strided::sum_squares_axes(exact)");
+  const std::string& label = detail::labels::sum_squares_axes_exact;
   detail::exact_axes_checked<detail::square_terms_t<S>>(
       "sum_squares_axes", label, exec, options, detail::as_view(dst), axes, detail::as_view(src));
 }
@@ -320,7 +321,7 @@ template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void sum_squares_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src,
                       Exact) {
   detail::check_exact_squares<S>();
-  static const std::string label("strided::sum_squares_axes(exact)");
+  const std::string& label = detail::labels::sum_squares_axes_exact;
   detail::exact_axes_planned<detail::square_terms_t<S>>("sum_squares_axes", label, exec, plan,
                                                         detail::as_view(dst), detail::as_view(src));
 }

@@ -31,6 +31,7 @@
 #include "strided/builtin_functions.hpp"
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
+#include "strided/core/labels.hpp"
 #include "strided/options.hpp"
 #include "strided/plan.hpp"
 
@@ -178,7 +179,7 @@ template <class Exec, class D, class F, class... S, detail::enable_if_exec<Exec>
 void zip_map_into(const Exec& exec, const D& dst, const F& f, const S&... srcs) {
   static_assert(sizeof...(S) - (detail::ends_with_options<S...>() ? 1 : 0) >= 1,
                 "strided::zip_map_into: needs at least one source");
-  static const std::string label("strided::zip_map_into");
+  const std::string& label = detail::labels::zip_map_into;
   detail::with_trailing_options(
       [&](const Options& options, const auto&... sources) {
         detail::zip_map_checked("zip_map_into", label, exec, options, detail::as_view(dst), f,
@@ -189,7 +190,7 @@ void zip_map_into(const Exec& exec, const D& dst, const F& f, const S&... srcs) 
 template <class Exec, int N, class D, class F, class... S, detail::enable_if_exec<Exec> = 0>
 void zip_map_into(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const F& f,
                   const S&... srcs) {
-  static const std::string label("strided::zip_map_into");
+  const std::string& label = detail::labels::zip_map_into;
   detail::zip_map_planned("zip_map_into", label, exec, plan, detail::as_view(dst), f,
                           detail::as_view(srcs)...);
 }
@@ -206,12 +207,12 @@ void zip_map_into(const KernelPlan<N>& plan, const D& dst, const F& f, const S&.
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void copy_conj(const Exec& exec, const D& dst, const S& src,
                const Options& options = default_options()) {
-  static const std::string label("strided::copy_conj");
+  const std::string& label = detail::labels::copy_conj;
   detail::elementwise<false>("copy_conj", label, exec, options, dst, src, detail::ConjFn{});
 }
 template <class Exec, int N, class D, class S, detail::enable_if_exec<Exec> = 0>
 void copy_conj(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src) {
-  static const std::string label("strided::copy_conj");
+  const std::string& label = detail::labels::copy_conj;
   detail::elementwise<false>("copy_conj", label, exec, plan, dst, src, detail::ConjFn{});
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
@@ -226,12 +227,12 @@ void copy_conj(const KernelPlan<N>& plan, const D& dst, const S& src) {
 /// dst += op(src).
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void add(const Exec& exec, const D& dst, const S& src, const Options& options = default_options()) {
-  static const std::string label("strided::add");
+  const std::string& label = detail::labels::add;
   detail::elementwise<true>("add", label, exec, options, dst, src, detail::AddFn{});
 }
 template <class Exec, int N, class D, class S, detail::enable_if_exec<Exec> = 0>
 void add(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src) {
-  static const std::string label("strided::add");
+  const std::string& label = detail::labels::add;
   detail::elementwise<true>("add", label, exec, plan, dst, src, detail::AddFn{});
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
@@ -246,12 +247,12 @@ void add(const KernelPlan<N>& plan, const D& dst, const S& src) {
 /// dst *= op(src).
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void mul(const Exec& exec, const D& dst, const S& src, const Options& options = default_options()) {
-  static const std::string label("strided::mul");
+  const std::string& label = detail::labels::mul;
   detail::elementwise<true>("mul", label, exec, options, dst, src, detail::MulFn{});
 }
 template <class Exec, int N, class D, class S, detail::enable_if_exec<Exec> = 0>
 void mul(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src) {
-  static const std::string label("strided::mul");
+  const std::string& label = detail::labels::mul;
   detail::elementwise<true>("mul", label, exec, plan, dst, src, detail::MulFn{});
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
@@ -267,12 +268,12 @@ void mul(const KernelPlan<N>& plan, const D& dst, const S& src) {
 template <class Exec, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
 void axpy(const Exec& exec, const D& dst, const S& src, const A& alpha,
           const Options& options = default_options()) {
-  static const std::string label("strided::axpy");
+  const std::string& label = detail::labels::axpy;
   detail::elementwise<true>("axpy", label, exec, options, dst, src, detail::AxpyFn<A>{alpha});
 }
 template <class Exec, int N, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
 void axpy(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src, const A& alpha) {
-  static const std::string label("strided::axpy");
+  const std::string& label = detail::labels::axpy;
   detail::elementwise<true>("axpy", label, exec, plan, dst, src, detail::AxpyFn<A>{alpha});
 }
 template <class D, class S, class A, detail::enable_if_operand<D> = 0>
@@ -288,14 +289,14 @@ void axpy(const KernelPlan<N>& plan, const D& dst, const S& src, const A& alpha)
 template <class Exec, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
 void copy_scale(const Exec& exec, const D& dst, const S& src, const A& alpha,
                 const Options& options = default_options()) {
-  static const std::string label("strided::copy_scale");
+  const std::string& label = detail::labels::copy_scale;
   detail::elementwise<false>("copy_scale", label, exec, options, dst, src,
                              detail::ScaleFn<A>{alpha});
 }
 template <class Exec, int N, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
 void copy_scale(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src,
                 const A& alpha) {
-  static const std::string label("strided::copy_scale");
+  const std::string& label = detail::labels::copy_scale;
   detail::elementwise<false>("copy_scale", label, exec, plan, dst, src, detail::ScaleFn<A>{alpha});
 }
 template <class D, class S, class A, detail::enable_if_operand<D> = 0>
@@ -312,12 +313,12 @@ void copy_scale(const KernelPlan<N>& plan, const D& dst, const S& src, const A& 
 template <class Exec, class D, class S, class F, detail::enable_if_exec<Exec> = 0>
 void map_into(const Exec& exec, const D& dst, const S& src, const F& f,
               const Options& options = default_options()) {
-  static const std::string label("strided::map_into");
+  const std::string& label = detail::labels::map_into;
   detail::elementwise<false>("map_into", label, exec, options, dst, src, f);
 }
 template <class Exec, int N, class D, class S, class F, detail::enable_if_exec<Exec> = 0>
 void map_into(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src, const F& f) {
-  static const std::string label("strided::map_into");
+  const std::string& label = detail::labels::map_into;
   detail::elementwise<false>("map_into", label, exec, plan, dst, src, f);
 }
 template <class D, class S, class F, detail::enable_if_operand<D> = 0>
@@ -334,7 +335,7 @@ void map_into(const KernelPlan<N>& plan, const D& dst, const S& src, const F& f)
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void symmetrize_into(const Exec& exec, const D& dst, const S& src,
                      const Options& options = default_options()) {
-  static const std::string label("strided::symmetrize_into");
+  const std::string& label = detail::labels::symmetrize_into;
   detail::symmetrize<false>("symmetrize_into", label, exec, options, dst, src);
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
@@ -346,7 +347,7 @@ void symmetrize_into(const D& dst, const S& src, const Options& options = defaul
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void symmetrize_conj_into(const Exec& exec, const D& dst, const S& src,
                           const Options& options = default_options()) {
-  static const std::string label("strided::symmetrize_conj_into");
+  const std::string& label = detail::labels::symmetrize_conj_into;
   detail::symmetrize<true>("symmetrize_conj_into", label, exec, options, dst, src);
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>

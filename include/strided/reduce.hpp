@@ -29,6 +29,7 @@
 #include "strided/builtin_functions.hpp"
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
+#include "strided/core/labels.hpp"
 #include "strided/map.hpp"
 #include "strided/options.hpp"
 #include "strided/plan.hpp"
@@ -86,7 +87,7 @@ template <class Exec, class S, class MapFn, class ReduceFn, class U,
           detail::enable_if_exec<Exec> = 0>
 U reduce(const Exec& exec, const S& src, const MapFn& map_fn, const ReduceFn& reduce_fn,
          const U& init, const Options& options = default_options()) {
-  static const std::string label("strided::reduce");
+  const std::string& label = detail::labels::reduce;
   return detail::reduce_checked("reduce", label, exec, options, map_fn, reduce_fn, init,
                                 detail::as_view(src));
 }
@@ -94,7 +95,7 @@ template <class Exec, int N, class S, class MapFn, class ReduceFn, class U,
           detail::enable_if_exec<Exec> = 0>
 U reduce(const Exec& exec, const KernelPlan<N>& plan, const S& src, const MapFn& map_fn,
          const ReduceFn& reduce_fn, const U& init) {
-  static const std::string label("strided::reduce");
+  const std::string& label = detail::labels::reduce;
   return detail::reduce_planned("reduce", label, exec, plan, map_fn, reduce_fn, init,
                                 detail::as_view(src));
 }
@@ -114,7 +115,7 @@ template <class Exec, class A, class B, class MapFn, class ReduceFn, class U,
           detail::enable_if_exec<Exec> = 0>
 U zip_reduce(const Exec& exec, const A& a, const B& b, const MapFn& map_fn,
              const ReduceFn& reduce_fn, const U& init, const Options& options = default_options()) {
-  static const std::string label("strided::zip_reduce");
+  const std::string& label = detail::labels::zip_reduce;
   return detail::reduce_checked("zip_reduce", label, exec, options, map_fn, reduce_fn, init,
                                 detail::as_view(a), detail::as_view(b));
 }
@@ -122,7 +123,7 @@ template <class Exec, int N, class A, class B, class MapFn, class ReduceFn, clas
           detail::enable_if_exec<Exec> = 0>
 U zip_reduce(const Exec& exec, const KernelPlan<N>& plan, const A& a, const B& b,
              const MapFn& map_fn, const ReduceFn& reduce_fn, const U& init) {
-  static const std::string label("strided::zip_reduce");
+  const std::string& label = detail::labels::zip_reduce;
   return detail::reduce_planned("zip_reduce", label, exec, plan, map_fn, reduce_fn, init,
                                 detail::as_view(a), detail::as_view(b));
 }
@@ -141,14 +142,14 @@ U zip_reduce(const KernelPlan<N>& plan, const A& a, const B& b, const MapFn& map
 template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
 auto sum(const Exec& exec, const S& src, const Options& options = default_options()) {
   using T = detail::value_of<S>;
-  static const std::string label("strided::sum");
+  const std::string& label = detail::labels::sum;
   return detail::reduce_checked("sum", label, exec, options, detail::Convert<T>{}, detail::Plus{},
                                 T(0), detail::as_view(src));
 }
 template <class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
 auto sum(const Exec& exec, const KernelPlan<N>& plan, const S& src) {
   using T = detail::value_of<S>;
-  static const std::string label("strided::sum");
+  const std::string& label = detail::labels::sum;
   return detail::reduce_planned("sum", label, exec, plan, detail::Convert<T>{}, detail::Plus{},
                                 T(0), detail::as_view(src));
 }
@@ -165,14 +166,14 @@ auto sum(const KernelPlan<N>& plan, const S& src) {
 template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
 auto product(const Exec& exec, const S& src, const Options& options = default_options()) {
   using T = detail::value_of<S>;
-  static const std::string label("strided::product");
+  const std::string& label = detail::labels::product;
   return detail::reduce_checked("product", label, exec, options, detail::Convert<T>{},
                                 detail::Times{}, T(1), detail::as_view(src));
 }
 template <class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
 auto product(const Exec& exec, const KernelPlan<N>& plan, const S& src) {
   using T = detail::value_of<S>;
-  static const std::string label("strided::product");
+  const std::string& label = detail::labels::product;
   return detail::reduce_planned("product", label, exec, plan, detail::Convert<T>{}, detail::Times{},
                                 T(1), detail::as_view(src));
 }
@@ -191,7 +192,7 @@ auto sum_squares(const Exec& exec, const S& src, const Options& options = defaul
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>,
                 "strided::sum_squares: for real and integer types (use dot(a.conj(), a))");
-  static const std::string label("strided::sum_squares");
+  const std::string& label = detail::labels::sum_squares;
   return detail::reduce_checked("sum_squares", label, exec, options, detail::Square<T>{},
                                 detail::Plus{}, T(0), detail::as_view(src));
 }
@@ -200,7 +201,7 @@ auto sum_squares(const Exec& exec, const KernelPlan<N>& plan, const S& src) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>,
                 "strided::sum_squares: for real and integer types (use dot(a.conj(), a))");
-  static const std::string label("strided::sum_squares");
+  const std::string& label = detail::labels::sum_squares;
   return detail::reduce_planned("sum_squares", label, exec, plan, detail::Square<T>{},
                                 detail::Plus{}, T(0), detail::as_view(src));
 }
@@ -218,7 +219,7 @@ template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
 auto max(const Exec& exec, const S& src, const Options& options = default_options()) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::max: complex numbers have no order");
-  static const std::string label("strided::max");
+  const std::string& label = detail::labels::max;
   return detail::reduce_checked("max", label, exec, options, detail::Convert<T>{}, detail::Max{},
                                 detail::lowest_value<T>(), detail::as_view(src));
 }
@@ -226,7 +227,7 @@ template <class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
 auto max(const Exec& exec, const KernelPlan<N>& plan, const S& src) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::max: complex numbers have no order");
-  static const std::string label("strided::max");
+  const std::string& label = detail::labels::max;
   return detail::reduce_planned("max", label, exec, plan, detail::Convert<T>{}, detail::Max{},
                                 detail::lowest_value<T>(), detail::as_view(src));
 }
@@ -244,7 +245,7 @@ template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
 auto min(const Exec& exec, const S& src, const Options& options = default_options()) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::min: complex numbers have no order");
-  static const std::string label("strided::min");
+  const std::string& label = detail::labels::min;
   return detail::reduce_checked("min", label, exec, options, detail::Convert<T>{}, detail::Min{},
                                 detail::highest_value<T>(), detail::as_view(src));
 }
@@ -252,7 +253,7 @@ template <class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
 auto min(const Exec& exec, const KernelPlan<N>& plan, const S& src) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::min: complex numbers have no order");
-  static const std::string label("strided::min");
+  const std::string& label = detail::labels::min;
   return detail::reduce_planned("min", label, exec, plan, detail::Convert<T>{}, detail::Min{},
                                 detail::highest_value<T>(), detail::as_view(src));
 }
@@ -271,14 +272,14 @@ auto min(const KernelPlan<N>& plan, const S& src) {
 template <class Acc = void, class Exec, class A, class B, detail::enable_if_exec<Exec> = 0>
 auto dot(const Exec& exec, const A& a, const B& b, const Options& options = default_options()) {
   using U = detail::dot_type_t<Acc, A, B>;
-  static const std::string label("strided::dot");
+  const std::string& label = detail::labels::dot;
   return detail::reduce_checked("dot", label, exec, options, detail::Product<U>{}, detail::Plus{},
                                 U(0), detail::as_view(a), detail::as_view(b));
 }
 template <class Acc = void, class Exec, int N, class A, class B, detail::enable_if_exec<Exec> = 0>
 auto dot(const Exec& exec, const KernelPlan<N>& plan, const A& a, const B& b) {
   using U = detail::dot_type_t<Acc, A, B>;
-  static const std::string label("strided::dot");
+  const std::string& label = detail::labels::dot;
   return detail::reduce_planned("dot", label, exec, plan, detail::Product<U>{}, detail::Plus{},
                                 U(0), detail::as_view(a), detail::as_view(b));
 }

@@ -29,6 +29,7 @@
 #include "strided/backends/dispatch/run_axes.hpp"
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
+#include "strided/core/labels.hpp"
 #include "strided/options.hpp"
 #include "strided/plan.hpp"
 #include "strided/reduce.hpp"
@@ -189,8 +190,8 @@ auto make_axes_plan(const D& dst, const A& a, const B& b,
 /// Human-readable plans of an axis reduction: the reduced axes, then the kept axes.
 template <int S>
 std::string explain(const AxesPlan<S>& p) {
-  return "reduced axes: " + detail::explain(p.reduced_plan()) +
-         "\nkept axes: " + detail::explain(p.kept_plan());
+  return "reduced axes: " + detail::describe(p.reduced_plan()) +
+         "\nkept axes: " + detail::describe(p.kept_plan());
 }
 
 /// dst = reduce over `axes` of map_fn(op(src)): dst has src's shape without those axes (rank 0
@@ -201,7 +202,7 @@ void reduce_axes(const Exec& exec, const D& dst, const S& src,
                  const detail::IndexList<std::size_t>& axes, const MapFn& map_fn,
                  const ReduceFn& reduce_fn, const U& init,
                  const Options& options = default_options()) {
-  static const std::string label("strided::reduce_axes");
+  const std::string& label = detail::labels::reduce_axes;
   detail::reduce_axes_checked("reduce_axes", label, exec, options, detail::as_view(dst), axes,
                               map_fn, reduce_fn, init, detail::as_view(src));
 }
@@ -209,7 +210,7 @@ template <class Exec, class D, class S, class MapFn, class ReduceFn, class U,
           detail::enable_if_exec<Exec> = 0>
 void reduce_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src,
                  const MapFn& map_fn, const ReduceFn& reduce_fn, const U& init) {
-  static const std::string label("strided::reduce_axes");
+  const std::string& label = detail::labels::reduce_axes;
   detail::reduce_axes_planned("reduce_axes", label, exec, plan, detail::as_view(dst), map_fn,
                               reduce_fn, init, detail::as_view(src));
 }
@@ -232,7 +233,7 @@ template <class Exec, class S, class MapFn, class ReduceFn, class U,
 StridedArray<U, typename Exec::memory_space> reduce_axis(
     const Exec& exec, const S& src, std::size_t axis, const MapFn& map_fn,
     const ReduceFn& reduce_fn, const U& init, const Options& options = default_options()) {
-  static const std::string label("strided::reduce_axis");
+  const std::string& label = detail::labels::reduce_axis;
   const auto& s = detail::as_view(src);
   if (axis >= s.rank())
     detail::throw_error(ErrorCode::InvalidAxis, "reduce_axis", "axis ", axis,
@@ -259,14 +260,14 @@ void sum_axes(const Exec& exec, const D& dst, const S& src,
               const detail::IndexList<std::size_t>& axes,
               const Options& options = default_options()) {
   using T = detail::value_of<S>;
-  static const std::string label("strided::sum_axes");
+  const std::string& label = detail::labels::sum_axes;
   detail::reduce_axes_checked("sum_axes", label, exec, options, detail::as_view(dst), axes,
                               detail::Convert<T>{}, detail::Plus{}, T(0), detail::as_view(src));
 }
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void sum_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src) {
   using T = detail::value_of<S>;
-  static const std::string label("strided::sum_axes");
+  const std::string& label = detail::labels::sum_axes;
   detail::reduce_axes_planned("sum_axes", label, exec, plan, detail::as_view(dst),
                               detail::Convert<T>{}, detail::Plus{}, T(0), detail::as_view(src));
 }
@@ -285,14 +286,14 @@ void product_axes(const Exec& exec, const D& dst, const S& src,
                   const detail::IndexList<std::size_t>& axes,
                   const Options& options = default_options()) {
   using T = detail::value_of<S>;
-  static const std::string label("strided::product_axes");
+  const std::string& label = detail::labels::product_axes;
   detail::reduce_axes_checked("product_axes", label, exec, options, detail::as_view(dst), axes,
                               detail::Convert<T>{}, detail::Times{}, T(1), detail::as_view(src));
 }
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void product_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src) {
   using T = detail::value_of<S>;
-  static const std::string label("strided::product_axes");
+  const std::string& label = detail::labels::product_axes;
   detail::reduce_axes_planned("product_axes", label, exec, plan, detail::as_view(dst),
                               detail::Convert<T>{}, detail::Times{}, T(1), detail::as_view(src));
 }
@@ -312,7 +313,7 @@ void sum_squares_axes(const Exec& exec, const D& dst, const S& src,
                       const Options& options = default_options()) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::sum_squares_axes: for real and integer types");
-  static const std::string label("strided::sum_squares_axes");
+  const std::string& label = detail::labels::sum_squares_axes;
   detail::reduce_axes_checked("sum_squares_axes", label, exec, options, detail::as_view(dst), axes,
                               detail::Square<T>{}, detail::Plus{}, T(0), detail::as_view(src));
 }
@@ -320,7 +321,7 @@ template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void sum_squares_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::sum_squares_axes: for real and integer types");
-  static const std::string label("strided::sum_squares_axes");
+  const std::string& label = detail::labels::sum_squares_axes;
   detail::reduce_axes_planned("sum_squares_axes", label, exec, plan, detail::as_view(dst),
                               detail::Square<T>{}, detail::Plus{}, T(0), detail::as_view(src));
 }
@@ -340,7 +341,7 @@ void max_axes(const Exec& exec, const D& dst, const S& src,
               const Options& options = default_options()) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::max_axes: complex numbers have no order");
-  static const std::string label("strided::max_axes");
+  const std::string& label = detail::labels::max_axes;
   detail::reduce_axes_checked("max_axes", label, exec, options, detail::as_view(dst), axes,
                               detail::Convert<T>{}, detail::Max{}, detail::lowest_value<T>(),
                               detail::as_view(src));
@@ -349,7 +350,7 @@ template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void max_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::max_axes: complex numbers have no order");
-  static const std::string label("strided::max_axes");
+  const std::string& label = detail::labels::max_axes;
   detail::reduce_axes_planned("max_axes", label, exec, plan, detail::as_view(dst),
                               detail::Convert<T>{}, detail::Max{}, detail::lowest_value<T>(),
                               detail::as_view(src));
@@ -370,7 +371,7 @@ void min_axes(const Exec& exec, const D& dst, const S& src,
               const Options& options = default_options()) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::min_axes: complex numbers have no order");
-  static const std::string label("strided::min_axes");
+  const std::string& label = detail::labels::min_axes;
   detail::reduce_axes_checked("min_axes", label, exec, options, detail::as_view(dst), axes,
                               detail::Convert<T>{}, detail::Min{}, detail::highest_value<T>(),
                               detail::as_view(src));
@@ -379,7 +380,7 @@ template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
 void min_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::min_axes: complex numbers have no order");
-  static const std::string label("strided::min_axes");
+  const std::string& label = detail::labels::min_axes;
   detail::reduce_axes_planned("min_axes", label, exec, plan, detail::as_view(dst),
                               detail::Convert<T>{}, detail::Min{}, detail::highest_value<T>(),
                               detail::as_view(src));
@@ -401,7 +402,7 @@ void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b,
               const detail::IndexList<std::size_t>& axes,
               const Options& options = default_options()) {
   using U = detail::value_of<D>;
-  static const std::string label("strided::dot_axes");
+  const std::string& label = detail::labels::dot_axes;
   detail::reduce_axes_checked("dot_axes", label, exec, options, detail::as_view(dst), axes,
                               detail::Product<U>{}, detail::Plus{}, U(0), detail::as_view(a),
                               detail::as_view(b));
@@ -409,7 +410,7 @@ void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b,
 template <class Exec, class D, class A, class B, detail::enable_if_exec<Exec> = 0>
 void dot_axes(const Exec& exec, const AxesPlan<2>& plan, const D& dst, const A& a, const B& b) {
   using U = detail::value_of<D>;
-  static const std::string label("strided::dot_axes");
+  const std::string& label = detail::labels::dot_axes;
   detail::reduce_axes_planned("dot_axes", label, exec, plan, detail::as_view(dst),
                               detail::Product<U>{}, detail::Plus{}, U(0), detail::as_view(a),
                               detail::as_view(b));

@@ -98,15 +98,21 @@ TYPED_TEST(CopyAcrossTest, CopyIntoGoesThroughItWhenStaged) {
   const auto permuted = src.view.permute({2, 0, 1});
   strided::copy_into(exec, dst.view, permuted, staged);
   expect_copied(dst, permuted);
-  // Proof that the copy was staged: the whole source is packed before anything is written, so
-  // reversing a view onto itself works, where the direct path refuses the overlap.
+  // copy_across packs the whole source before anything is written, so reversing a view onto
+  // itself works there. copy_into accepts the same inputs staged or not (errors do not depend
+  // on the options): it refuses the overlap either way, before writing.
   auto v = random_operand<double>({7, 5}, rng, {false, false, false});
   strided_test::fill(v.view, 4);
   std::vector<double> reversed;
   strided_test::for_each_index(v.view.extents(), [&](const std::vector<std::size_t>& i) {
     reversed.push_back(strided_test::read(v.view.reverse(0), i));
   });
-  strided::copy_into(exec, v.view, v.view.reverse(0), staged);
+  const auto before = v.buffer;
+  for (const strided::Options& o : {staged, strided::default_options()})
+    strided_test::expect_error([&] { strided::copy_into(exec, v.view, v.view.reverse(0), o); },
+                               strided::ErrorCode::OverlappingInputOutput, "copy_into");
+  EXPECT_EQ(v.buffer, before);
+  strided::copy_across(exec, v.view, exec, v.view.reverse(0));
   std::size_t k = 0;
   strided_test::for_each_index(v.view.extents(), [&](const std::vector<std::size_t>& i) {
     EXPECT_EQ(strided_test::read(v.view, i), reversed[k++]);

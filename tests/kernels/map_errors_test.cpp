@@ -79,6 +79,14 @@ TYPED_TEST(MapErrorTest, OverlappingInputAndOutput) {
   // In-place transpose reads a different layout of the same memory.
   expect_error(strided::ErrorCode::OverlappingInputOutput, d,
                [&] { strided::copy_into(exec, a, a.transpose()); });
+  // Which inputs are accepted does not depend on the options: a staged copy is refused too.
+  strided::Options staged;
+  staged.stage_copies = true;
+  expect_error(strided::ErrorCode::OverlappingInputOutput, d,
+               [&] { strided::copy_into(exec, a, a.transpose(), staged); });
+  expect_error(strided::ErrorCode::ShapeMismatch, d, [&] {
+    strided::copy_into(exec, a, View(d.data(), 64, {4, 16}, {16, 1}), staged);
+  });
   // A shifted window overlaps partially.
   View shifted(d.data(), 64, {7, 8}, {8, 1}, 8);
   View first(d.data(), 64, {7, 8}, {8, 1});

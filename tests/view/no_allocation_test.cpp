@@ -559,4 +559,46 @@ TEST(NoAllocation, PermutedRank8CopiesOnAnInstance) {
   EXPECT_GT(checked, 800);
 }
 
+// The first call of an instantiation allocates nothing either (a user's first call in a time
+// step): each counted call below is the first of its instantiation in this program (float
+// elements, which no other test here uses, and lambdas of their own), after a warm-up of a
+// neighbouring instantiation (the same copy from a source of non-const elements). Function-local
+// static labels, built on first use, allocated here.
+TEST(NoAllocation, FirstCallOfEachInstantiation) {
+  const Kokkos::Serial serial;
+  std::vector<float> from(256), to(256, 0.0f);
+  std::iota(from.begin(), from.end(), 0.0f);
+  const std::array<std::size_t, 8> shape{2, 2, 2, 2, 2, 2, 2, 2}, perm{3, 1, 7, 0, 5, 2, 6, 4};
+  std::array<std::ptrdiff_t, 8> strides{};
+  for (std::size_t k = 0; k < 8; ++k) strides[k] = std::ptrdiff_t(1) << k;
+  const auto dst = StridedView<float>(to.data(), to.size(), shape, strides).permute(perm);
+  const auto src_mutable =
+      StridedView<float>(from.data(), from.size(), shape, strides).permute(perm).reverse(2);
+  strided::copy_into(serial, dst, src_mutable.reverse(2));  // the warm-up
+  const auto src = StridedView<const float>(from.data(), from.size(), shape, strides).permute(perm);
+  EXPECT_EQ(count_allocations([&] { strided::copy_into(serial, dst, src.reverse(2).reverse(2)); }),
+            0u);
+  EXPECT_EQ(to, from);
+  EXPECT_EQ(count_allocations(
+                [&] { strided::map_into(serial, dst, src, [](float x) { return x + 1.0f; }); }),
+            0u);
+  EXPECT_EQ(to[255], 256.0f);
+  float sum = 0.0f;
+  EXPECT_EQ(count_allocations([&] { sum = strided::sum(serial, src); }), 0u);
+  EXPECT_EQ(sum, 255.0f * 256.0f / 2.0f);
+  double total = 0.0;
+  EXPECT_EQ(count_allocations([&] { total = strided::dot<double>(serial, src, src); }), 0u);
+  EXPECT_EQ(total, 255.0 * 256.0 * 511.0 / 6.0);
+  float top = 0.0f;
+  EXPECT_EQ(count_allocations([&] { top = strided::max(serial, src.reverse(0)); }), 0u);
+  EXPECT_EQ(top, 255.0f);
+  EXPECT_EQ(count_allocations([&] {
+              total = strided::reduce(
+                  serial, src, [](float x) { return double(x); },
+                  [](double a, double b) { return a + b; }, 0.0);
+            }),
+            0u);
+  EXPECT_EQ(total, 255.0 * 256.0 / 2.0);
+}
+
 }  // namespace
