@@ -45,6 +45,7 @@
 #include <utility>
 
 #include "strided/backends/mpi/collective.hpp"
+#include "strided/core/labels.hpp"
 #include "strided/exact.hpp"
 #include "strided/reduce.hpp"
 
@@ -262,14 +263,14 @@ using sum_result_t = strided::detail::exact_result_t<Acc, value_of<S>>;
 template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>
 auto sum(const Exec& exec, const S& local, MPI_Comm comm,
          const Options& options = default_options()) {
-  static const std::string label("strided::mpi::sum");
+  const std::string& label = strided::detail::labels::mpi_sum;
   return detail::global_exact<detail::sum_result_t<Acc, S>, strided::detail::sum_terms_t<S>>(
       "mpi::sum", label, exec, comm, options, detail::as_view(local));
 }
 template <class Acc = void, class Exec, class A, class B, detail::enable_if_exec<Exec> = 0>
 auto dot(const Exec& exec, const A& a, const B& b, MPI_Comm comm,
          const Options& options = default_options()) {
-  static const std::string label("strided::mpi::dot");
+  const std::string& label = strided::detail::labels::mpi_dot;
   return detail::global_exact<strided::detail::dot_type_t<Acc, A, B>,
                               strided::detail::dot_terms_t<A, B>>(
       "mpi::dot", label, exec, comm, options, detail::as_view(a), detail::as_view(b));
@@ -278,7 +279,7 @@ template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 
 auto sum_squares(const Exec& exec, const S& local, MPI_Comm comm,
                  const Options& options = default_options()) {
   strided::detail::check_exact_squares<S>();
-  static const std::string label("strided::mpi::sum_squares");
+  const std::string& label = strided::detail::labels::mpi_sum_squares;
   return detail::global_exact<detail::sum_result_t<Acc, S>, strided::detail::square_terms_t<S>>(
       "mpi::sum_squares", label, exec, comm, options, detail::as_view(local));
 }
@@ -323,14 +324,14 @@ auto min(const S& local, MPI_Comm comm, const Options& options = default_options
 template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>
 auto isum(const Exec& exec, const S& local, MPI_Comm comm,
           const Options& options = default_options()) {
-  static const std::string label("strided::mpi::isum");
+  const std::string& label = strided::detail::labels::mpi_isum;
   return detail::global_exact_start<detail::sum_result_t<Acc, S>, strided::detail::sum_terms_t<S>>(
       "mpi::isum", label, exec, comm, options, detail::as_view(local));
 }
 template <class Acc = void, class Exec, class A, class B, detail::enable_if_exec<Exec> = 0>
 auto idot(const Exec& exec, const A& a, const B& b, MPI_Comm comm,
           const Options& options = default_options()) {
-  static const std::string label("strided::mpi::idot");
+  const std::string& label = strided::detail::labels::mpi_idot;
   return detail::global_exact_start<strided::detail::dot_type_t<Acc, A, B>,
                                     strided::detail::dot_terms_t<A, B>>(
       "mpi::idot", label, exec, comm, options, detail::as_view(a), detail::as_view(b));
@@ -339,7 +340,7 @@ template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 
 auto isum_squares(const Exec& exec, const S& local, MPI_Comm comm,
                   const Options& options = default_options()) {
   strided::detail::check_exact_squares<S>();
-  static const std::string label("strided::mpi::isum_squares");
+  const std::string& label = strided::detail::labels::mpi_isum_squares;
   return detail::global_exact_start<detail::sum_result_t<Acc, S>,
                                     strided::detail::square_terms_t<S>>(
       "mpi::isum_squares", label, exec, comm, options, detail::as_view(local));
@@ -359,13 +360,34 @@ auto imin(const Exec& exec, const S& local, MPI_Comm comm,
       "mpi::imin", strided::min(exec, local, options), comm);
 }
 
+template <class Acc = void, class S, detail::enable_if_operand<S> = 0>
+auto isum(const S& local, MPI_Comm comm, const Options& options = default_options()) {
+  return isum<Acc>(strided::detail::default_host(), local, comm, options);
+}
+template <class Acc = void, class A, class B, detail::enable_if_operand<A> = 0>
+auto idot(const A& a, const B& b, MPI_Comm comm, const Options& options = default_options()) {
+  return idot<Acc>(strided::detail::default_host(), a, b, comm, options);
+}
+template <class Acc = void, class S, detail::enable_if_operand<S> = 0>
+auto isum_squares(const S& local, MPI_Comm comm, const Options& options = default_options()) {
+  return isum_squares<Acc>(strided::detail::default_host(), local, comm, options);
+}
+template <class S, detail::enable_if_operand<S> = 0>
+auto imax(const S& local, MPI_Comm comm, const Options& options = default_options()) {
+  return imax(strided::detail::default_host(), local, comm, options);
+}
+template <class S, detail::enable_if_operand<S> = 0>
+auto imin(const S& local, MPI_Comm comm, const Options& options = default_options()) {
+  return imin(strided::detail::default_host(), local, comm, options);
+}
+
 // ---- axis reductions over axes split across ranks ------------------------------------------
 
 template <class Exec, class D, class S, class Where = AllRanks, detail::enable_if_exec<Exec> = 0>
 void sum_axes(const Exec& exec, const D& dst, const S& local,
               const strided::detail::IndexList<std::size_t>& axes, MPI_Comm comm,
               Where where = all_ranks, const Options& options = default_options()) {
-  static const std::string label("strided::mpi::sum_axes");
+  const std::string& label = strided::detail::labels::mpi_sum_axes;
   detail::global_axes<strided::detail::sum_terms_t<S>>(
       "mpi::sum_axes", label, exec, comm, detail::root_of(where), options, detail::as_view(dst),
       axes, detail::as_view(local));
@@ -375,7 +397,7 @@ template <class Exec, class D, class A, class B, class Where = AllRanks,
 void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b,
               const strided::detail::IndexList<std::size_t>& axes, MPI_Comm comm,
               Where where = all_ranks, const Options& options = default_options()) {
-  static const std::string label("strided::mpi::dot_axes");
+  const std::string& label = strided::detail::labels::mpi_dot_axes;
   detail::global_axes<strided::detail::dot_terms_t<A, B>>(
       "mpi::dot_axes", label, exec, comm, detail::root_of(where), options, detail::as_view(dst),
       axes, detail::as_view(a), detail::as_view(b));
@@ -385,7 +407,7 @@ void sum_squares_axes(const Exec& exec, const D& dst, const S& local,
                       const strided::detail::IndexList<std::size_t>& axes, MPI_Comm comm,
                       Where where = all_ranks, const Options& options = default_options()) {
   strided::detail::check_exact_squares<S>();
-  static const std::string label("strided::mpi::sum_squares_axes");
+  const std::string& label = strided::detail::labels::mpi_sum_squares_axes;
   detail::global_axes<strided::detail::square_terms_t<S>>(
       "mpi::sum_squares_axes", label, exec, comm, detail::root_of(where), options,
       detail::as_view(dst), axes, detail::as_view(local));

@@ -241,6 +241,34 @@ TYPED_TEST(MpiTest, BadArgumentsRaiseBeforeTheCollective) {
       strided::ErrorCode::ShapeMismatch, "mpi::sum_axes");
 }
 
+// Every form also exists without exec (mpi.hpp): each instance-less call on host memory gives
+// the bits of its form on DefaultHostExecutionSpace.
+TEST(MpiInstanceLess, EveryFormWithoutExecHasTheBitsOfTheDefaultHostSpace) {
+  const Kokkos::DefaultHostExecutionSpace host;
+  std::mt19937 layout_rng(7 + rank_of());
+  std::mt19937_64 rng(99);
+  const auto x = strided_test::hard_values(Hard::Cancelling, 5 * 6 * 7, rng);
+  const auto y = strided_test::hard_values(Hard::WideRange, 5 * 6 * 7, rng);
+  const Slab a = slab_of({5, 6, 7}, 1, x, 0, layout_rng);
+  const Slab b = slab_of({5, 6, 7}, 1, y, 0, layout_rng);
+  const auto& u = a.local.view;
+  const auto& v = b.local.view;
+  EXPECT_TRUE(same_result(strided::mpi::sum(u, MPI_COMM_WORLD),
+                          strided::mpi::sum(host, u, MPI_COMM_WORLD)));
+  EXPECT_TRUE(same_result(strided::mpi::isum(u, MPI_COMM_WORLD).wait(),
+                          strided::mpi::sum(host, u, MPI_COMM_WORLD)));
+  EXPECT_TRUE(same_result(strided::mpi::isum<float>(u, MPI_COMM_WORLD).wait(),
+                          strided::mpi::sum<float>(host, u, MPI_COMM_WORLD)));
+  EXPECT_TRUE(same_result(strided::mpi::idot(u, v, MPI_COMM_WORLD).wait(),
+                          strided::mpi::dot(host, u, v, MPI_COMM_WORLD)));
+  EXPECT_TRUE(same_result(strided::mpi::isum_squares(u, MPI_COMM_WORLD).wait(),
+                          strided::mpi::sum_squares(host, u, MPI_COMM_WORLD)));
+  EXPECT_TRUE(same_result(strided::mpi::imax(u, MPI_COMM_WORLD).wait(),
+                          strided::mpi::max(host, u, MPI_COMM_WORLD)));
+  EXPECT_TRUE(same_result(strided::mpi::imin(u, MPI_COMM_WORLD).wait(),
+                          strided::mpi::min(host, u, MPI_COMM_WORLD)));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
