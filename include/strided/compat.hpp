@@ -11,8 +11,10 @@
 // Strided uses public Kokkos API common to all of them.
 
 #include <Kokkos_Core.hpp>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -49,15 +51,30 @@ inline constexpr bool is_host_space_v =
     Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible;
 
 /// A default instance created once per Kokkos session: creating instances allocates in Kokkos 4+,
-/// and calls without an instance promise no allocation. Released at Kokkos::finalize.
+/// and calls without an instance promise no allocation. Released at Kokkos::finalize. Threads
+/// may make their first instance-less calls at once: creation is under a lock, and later calls
+/// read one acquire flag.
 template <class Exec>
 const Exec& default_instance() {
-  static std::optional<Exec> instance;
-  if (!instance) {
-    instance.emplace();
-    Kokkos::push_finalize_hook([] { instance.reset(); });
+  struct Holder {
+    std::mutex mutex;
+    std::atomic<bool> ready{false};
+    std::optional<Exec> instance;
+  };
+  static Holder holder;
+  if (!holder.ready.load(std::memory_order_acquire)) {
+    const std::lock_guard<std::mutex> lock(holder.mutex);
+    if (!holder.ready.load(std::memory_order_relaxed)) {
+      holder.instance.emplace();
+      Kokkos::push_finalize_hook([] {
+        const std::lock_guard<std::mutex> reset_lock(holder.mutex);
+        holder.ready.store(false, std::memory_order_relaxed);
+        holder.instance.reset();
+      });
+      holder.ready.store(true, std::memory_order_release);
+    }
   }
-  return *instance;
+  return *holder.instance;
 }
 
 /// Kokkos 4 with deprecated code keeps `static int concurrency(const OpenMP& = OpenMP())`; called

@@ -110,6 +110,29 @@ Work make_work(int worker) {
   return w;
 }
 
+// Calls without an instance use one default instance per space, created on the first such
+// call: threads whose first instance-less calls come at once must all get that one instance
+// (the creation raced; ThreadSanitizer reports it). First in this file, so that no call made it
+// before.
+TEST(Concurrency, FirstInstanceLessCallsAtOnceShareOneDefaultInstance) {
+  constexpr int CALLERS = 4;
+  std::atomic<int> ready{0};
+  std::vector<const Kokkos::Serial*> seen(CALLERS, nullptr);
+  std::vector<std::thread> callers;
+  for (int t = 0; t < CALLERS; ++t)
+    callers.emplace_back([&, t] {
+      ready.fetch_add(1);
+      while (ready.load() < CALLERS) std::this_thread::yield();
+      seen[t] = &strided::compat::default_instance<Kokkos::Serial>();
+    });
+  for (auto& c : callers) c.join();
+  for (int t = 1; t < CALLERS; ++t) EXPECT_EQ(seen[t], seen[0]) << "caller " << t;
+  // The instance works: a kernel runs on it.
+  std::vector<double> a(64, 0.5);
+  const strided::StridedView<const double> v(a.data(), a.size(), {8, 8}, {1, 8});
+  EXPECT_EQ(strided::sum(*seen[0], v), 32.0);
+}
+
 TEST(Concurrency, ThreadsOnOwnInstancesWithOwnOptions) {
   constexpr int WORKERS = 4;
   const strided::Options before = strided::default_options();
