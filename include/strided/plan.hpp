@@ -44,6 +44,15 @@ Plan<static_cast<int>(sizeof...(V))> plan_for(const PlannerOptions& options, con
   return make_plan<N>(first.rank(), first.extents().data(), strides, sizes, options);
 }
 
+/// plan_for after the shape checks: the planner reads every operand's strides up to the first
+/// operand's rank.
+template <class... V>
+auto checked_plan_for(const PlannerOptions& options, const V&... views) {
+  const auto& first = std::get<0>(std::forward_as_tuple(views...));
+  (check_same_shape("plan", first, views), ...);
+  return plan_for(options, views...);
+}
+
 /// The layouts of `views`, as a kept plan records them.
 template <class... V>
 LayoutKey layout_key(const V&... views) {
@@ -135,11 +144,12 @@ class AxesPlan {
 
 /// The plan an element-wise kernel or a full reduction uses for these operands (destination
 /// first; same shape), made with `options.planner`: `plan(operands..., [options])`.
+/// Errors: RankMismatch, ShapeMismatch (operands of different shapes), as make_plan.
 template <class... A>
 auto plan(const A&... args) {
   return detail::with_trailing_options(
       [](const Options& options, const auto&... operands) {
-        return detail::plan_for(options.planner, detail::as_view(operands)...);
+        return detail::checked_plan_for(options.planner, detail::as_view(operands)...);
       },
       args...);
 }
@@ -181,11 +191,11 @@ auto make_plan(const A&... args) {
 /// Human-readable plan: strategy, fused dims and their source axes, strides, blocks, tiles.
 template <int N>
 std::string explain(const Plan<N>& p) {
-  return detail::explain(p);
+  return detail::describe(p);
 }
 template <int N>
 std::string explain(const KernelPlan<N>& p) {
-  return detail::explain(p.plan());
+  return detail::describe(p.plan());
 }
 
 }  // namespace strided

@@ -24,7 +24,7 @@ namespace {
 
 using strided::detail::combine_pairwise;
 using strided::detail::compute_blocks;
-using strided::detail::explain;
+using strided::detail::describe;
 using strided::detail::last_argmax_weighted;
 using strided::detail::make_plan;
 using strided::detail::MAX_PLAN_RANK;
@@ -288,7 +288,7 @@ void expect_tile_fits(const Plan<N>& p, const Extents& element_size, const Plann
   EXPECT_TRUE(all_one || region <= opt.block_bytes)
       << "tile working set " << region << " B over axes [" << first << ", " << p.rank
       << ") exceeds " << opt.block_bytes << " B\n"
-      << explain(p);
+      << describe(p);
 }
 
 /// Walks the plan and compares it with the brute-force enumeration of the original layouts:
@@ -309,7 +309,7 @@ void expect_visits_match(const Plan<N>& p, const Extents& extents, const StrideS
       << "operand 0 offset visited twice";
   std::sort(got.begin(), got.end());
   std::sort(want.begin(), want.end());
-  EXPECT_TRUE(got == want) << "visited offsets differ from the layouts'\n" << explain(p);
+  EXPECT_TRUE(got == want) << "visited offsets differ from the layouts'\n" << describe(p);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -838,7 +838,7 @@ TEST(MakePlan, DenseFastPathFusesLikeTheGeneralPath) {
     std::copy(fast.blocks, fast.blocks + fast.rank, over);
     opt.block_override = over;
     const auto general = plan_of<3>(e, set, 8, opt);
-    SCOPED_TRACE(testing::Message() << "rep " << rep << "\n" << explain(fast));
+    SCOPED_TRACE(testing::Message() << "rep " << rep << "\n" << describe(fast));
     ASSERT_EQ(fast.rank, general.rank);
     EXPECT_EQ(dims_of(fast), dims_of(general));
     EXPECT_EQ(blocks_of_plan(fast), blocks_of_plan(general));
@@ -1268,7 +1268,7 @@ TEST(MakePlan, TileWorkingSetWithDefaultOptions) {
     const StrideSet s = {col_major_strides(e), dense_strides(rng, e, rep % 2 == 0, rep % 3 == 0)};
     const Extents sizes = {8, rep % 2 == 0 ? std::size_t(8) : std::size_t(4)};
     const auto p = plan_of<2>(e, s, sizes, l1_blocks_only());
-    SCOPED_TRACE(explain(p));
+    SCOPED_TRACE(describe(p));
     expect_plan_invariants(p, e);
     std::vector<Extents> tiles;
     expect_visits_match<2>(p, e, s, &tiles);
@@ -1343,7 +1343,7 @@ TEST(CombinePairwise, IterativeWalkBuildsTheRecursiveTreeForEveryCount) {
 // ---------------------------------------------------------------------------------------------
 
 TEST(Explain, NamesStrategyAndFusedDims) {
-  const std::string flat = explain(plan_of<1>({2, 3}, {{1, 2}}));
+  const std::string flat = describe(plan_of<1>({2, 3}, {{1, 2}}));
   EXPECT_NE(flat.find("strategy flat"), std::string::npos) << flat;
   EXPECT_NE(flat.find("6 elements"), std::string::npos) << flat;
   EXPECT_NE(flat.find("fused dims (innermost first) [6]"), std::string::npos) << flat;
@@ -1351,18 +1351,18 @@ TEST(Explain, NamesStrategyAndFusedDims) {
   EXPECT_NE(flat.find("operand 0 strides [1]"), std::string::npos) << flat;
   EXPECT_NE(flat.find("blocks [6], 1 tile"), std::string::npos) << flat;
 
-  const std::string tr = explain(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}));
+  const std::string tr = describe(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}));
   EXPECT_NE(tr.find("strategy transpose"), std::string::npos) << tr;
   EXPECT_NE(tr.find("[1000, 1000]"), std::string::npos) << tr;
   EXPECT_NE(tr.find("operand 1 strides [1000, 1]"), std::string::npos) << tr;
   EXPECT_NE(tr.find("blocks [128, 128], 64 tiles"), std::string::npos) << tr;
 
-  const std::string tiled = explain(plan_of<2>({3, 4, 5, 6}, {{120, 30, 6, 1}, {30, 90, 6, 1}}));
+  const std::string tiled = describe(plan_of<2>({3, 4, 5, 6}, {{120, 30, 6, 1}, {30, 90, 6, 1}}));
   EXPECT_NE(tiled.find("strategy tiled"), std::string::npos) << tiled;
   EXPECT_NE(tiled.find("fused dims (innermost first) [30, 4, 3]"), std::string::npos) << tiled;
   EXPECT_NE(tiled.find("from axes [3+1, 1, 0]"), std::string::npos) << tiled;
 
-  const std::string empty = explain(plan_of<1>({4, 0}, {{1, 4}}));
+  const std::string empty = describe(plan_of<1>({4, 0}, {{1, 4}}));
   EXPECT_NE(empty.find("strategy empty"), std::string::npos) << empty;
   EXPECT_EQ(empty.find("fused dims"), std::string::npos) << empty;
 }

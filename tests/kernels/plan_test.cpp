@@ -278,6 +278,23 @@ TYPED_TEST(PlanTest, OperandsOfOtherLayoutsAreRefusedBeforeAnyWrite) {
   EXPECT_EQ(c, std::vector<double>(64, 1.0));
 }
 
+// plan() checks its operands as make_plan does (it read strides past a shorter operand's rank).
+TYPED_TEST(PlanTest, PlanRefusesOperandsOfAnotherShape) {
+  std::vector<double> a(48), b(48);
+  const strided::StridedView<double> row(a.data(), a.size(), {6, 8}, {8, 1});
+  const strided::StridedView<double> flat(b.data(), b.size(), {48}, {1});
+  const strided::StridedView<double> wide(b.data(), b.size(), {8, 6}, {6, 1});
+  const strided::StridedView<double> deep(b.data(), b.size(), {6, 8, 1}, {8, 1, 1});
+  using strided::ErrorCode;
+  using strided_test::expect_error;
+  expect_error([&] { (void)strided::plan(row, flat); }, ErrorCode::RankMismatch, "plan");
+  expect_error([&] { (void)strided::plan(flat, row); }, ErrorCode::RankMismatch, "plan");
+  expect_error([&] { (void)strided::plan(row, row, deep); }, ErrorCode::RankMismatch, "plan");
+  expect_error([&] { (void)strided::plan(row, wide, strided::Options{}); },
+               ErrorCode::ShapeMismatch, "plan");
+  EXPECT_EQ(strided::plan(row, row.reverse(1)).count, 48u);
+}
+
 TYPED_TEST(PlanTest, OptionsChangeHowACallRunsNotItsValues) {
   const TypeParam exec;
   std::mt19937 rng(13);
@@ -362,6 +379,20 @@ TYPED_TEST(PlanTest, TunedCopyPlansCopyAndAreKept) {
   const auto o = strided::tune_copy_plan(exec, row, col, fixed);
   EXPECT_EQ(o.options().planner.block_override, blocks);
   EXPECT_EQ(a, std::vector<double>(48, 1.0));
+}
+
+// explain() of a Plan, a KernelPlan and an AxesPlan called unqualified under `using namespace
+// strided`, as users write it (explain of a Plan<N> was ambiguous with the internal one).
+TEST(Explain, CalledUnqualifiedUnderUsingNamespace) {
+  using namespace strided;
+  std::vector<double> a(24), b(4);
+  const StridedView<double> v(a.data(), a.size(), {2, 3, 4}, {12, 4, 1});
+  const StridedView<double> out(b.data(), b.size(), {4}, {1});
+  const Plan<2> p = plan(v, v.reverse(1));
+  const std::string text = explain(p);
+  EXPECT_EQ(text, explain(make_plan(v, v.reverse(1))));
+  EXPECT_NE(text.find("24"), std::string::npos) << text;
+  EXPECT_NE(explain(make_axes_plan(out, v, {0, 1})).find("reduced axes"), std::string::npos);
 }
 
 TEST(DefaultOptions, SetAndRead) {

@@ -16,7 +16,7 @@ namespace strided::detail {
 /// A plan as text: strategy, fused extents (innermost first) with the original axes they came
 /// from, per-operand strides, tile extents and the tile count.
 template <int N>
-std::string explain(const Plan<N>& p) {
+std::string describe(const Plan<N>& p) {
   std::ostringstream out;
   auto list = [&](auto get) {
     out << '[';
