@@ -500,7 +500,8 @@ class Program {
     operands({dst, src});
     const bool across = m_in.byte() % 3 == 0;
     const bool serial = m_in.byte() % 2 == 0;
-    const Codes codes = elementwise_codes(*dst, {src}, across || m_options.stage_copies);
+    // copy_across stages, so an overlap is well defined there; copy_into refuses it staged or not.
+    const Codes codes = elementwise_codes(*dst, {src}, across);
     std::vector<Write> writes;
     if (codes.empty()) {
       const std::vector<std::size_t> d = at(*dst), s = at(*src);
