@@ -58,8 +58,9 @@ log() { printf '[bootstrap-deps] %s\n' "$*" >&2; }
 t0=$(date +%s)
 
 # --- 1. Debian packages (only the missing ones) -------------------------------------------------
+# ccache: rebuilds after a touched or reverted header hit the cache (the build never needs it).
 packages=(cmake ninja-build g++ libgtest-dev googletest libbenchmark-dev clang-format
-          tar gzip ca-certificates libopenmpi-dev openmpi-bin libmpfr-dev)
+          tar gzip ca-certificates libopenmpi-dev openmpi-bin libmpfr-dev ccache)
 if [ -n "${STRIDED_BOOTSTRAP_CUDA:-}${STRIDED_BOOTSTRAP_CUDA4:-}" ]; then packages+=(patch); fi
 # A GPU machine may reach no archive: ask apt only for what the CUDA build and its tests need.
 if [ "$cuda4_only" = 1 ]; then packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev tar gzip patch); fi

@@ -33,7 +33,7 @@ build_preset() {
 }
 # ctest, then the thread counts the test programs report having run at (test_session.hpp).
 test_preset() {
-  ctest --preset "$1"
+  ctest --preset "$1" --parallel "$(nproc)"
   local log="build/$1/Testing/Temporary/LastTest.log"
   [ -f "$log" ] && grep -ho 'strided test: Kokkos .*' "$log" | sort | uniq -c | sed 's/^/   /' >&2
   return 0
