@@ -1,6 +1,7 @@
-// strided-report: the performance report of the README. Starts Kokkos at the requested thread
-// count, measures the bandwidth limits, runs the selected workloads of PERFORMANCE.md beside
-// their peers, shows the determinism contract, and prints the table, plans, JSON and summary.
+// strided-report: the performance report (docs/performance.md). Starts Kokkos at the requested
+// thread count, measures the bandwidth limits, runs the selected workloads of PERFORMANCE.md
+// beside their peers, shows the determinism contract, and prints the table, plans, JSON and
+// summary.
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <optional>

@@ -1,7 +1,7 @@
-// The README's MPI example, built against the installed package (Strided::mpi): each rank holds
-// its slab of a global vector in a Kokkos::View; the exact global sum and sum of squares have the
-// same bits for any number of ranks (mpirun -np 4 ./strided_consumer_mpi). Rank 0 checks them
-// against its own exact sum of the whole vector; returns non-zero if either differs.
+// The MPI example of docs/determinism.md, built against the installed package (Strided::mpi):
+// each rank holds its slab of a global vector in a Kokkos::View; the exact global sum and sum of
+// squares have the same bits for any number of ranks (mpirun -np 4 ./strided_consumer_mpi). Rank 0
+// checks them against its own exact sum of the whole vector; returns non-zero if either differs.
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
