@@ -15,14 +15,16 @@ import types
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECIPE = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "package.py")
 RECORD = []  # (directive, args, kwargs) in declaration order
+SPACK_CXX = "/spack/lib/spack/env/gcc/g++"  # Spack's wrapper of the package's C++ compiler
 
 
 class Spec:
     """A concrete spec, just enough of it: boolean variants, dependencies, satisfies()."""
 
-    def __init__(self, variants, deps):
+    def __init__(self, variants, deps=None, **attributes):
         self.variants = {k: types.SimpleNamespace(value=v) for k, v in variants.items()}
-        self.deps = deps
+        self.deps = deps or {}
+        self.__dict__.update(attributes)
 
     def __getitem__(self, name):
         return self.deps[name]
@@ -70,6 +72,13 @@ def make_stubs(spack_1x, has_license):
     for name in names + (["license"] if has_license else []):
         setattr(pkg, name, lambda *a, _name=name, **k: RECORD.append((_name, a, k)))
     pkg.join_path = os.path.join
+
+    def run_before(phase):
+        def register(function):
+            RECORD.append(("run_before", (phase, function.__name__), {}))
+            return function
+        return register
+    pkg.run_before = run_before
     mods = {"spack": types.ModuleType("spack"), "spack.package": pkg}
     systems = {"cmake": CMakePackage, "cuda": CudaPackage, "rocm": ROCmPackage}
     if not spack_1x:  # Spack 0.x exports the build systems from spack.package
@@ -146,13 +155,27 @@ def _():
     assert issubclass(Strided, (CMakePackage, CudaPackage, ROCmPackage))
 
 
-@check("homepage and git are fixed https addresses, no environment variables")
+@check("no invented public address (no homepage, no git) and no environment variables")
 def _():
     with open(RECIPE) as f:
-        reads_env = re.search(r"\bos\.environ|\bgetenv\b|^\s*import os\b", f.read(), re.M)
+        reads_env = re.search(r"\bos\.environ|\bgetenv\b|\benviron\b", f.read())
     assert not reads_env, "the recipe reads the environment"
-    for attr in ("homepage", "git"):
-        assert str(getattr(Strided, attr, "")).startswith("https://"), attr
+    # Strided has no public address yet: `git` comes from packages.yaml (package_attributes) or
+    # the source from `spack develop`.
+    for attr in ("homepage", "git", "url"):
+        assert attr not in vars(Strided), f"{attr} = {vars(Strided)[attr]!r}"
+
+
+@check("the header documents the Spack 1.x repository layout (spack_repo/<namespace>/packages)")
+def _():
+    with open(RECIPE) as f:
+        header = f.read().split("\nimport ", 1)[0]
+    for step in ("spack repo create <dir> strided_local",
+                 "<dir>/spack_repo/strided_local/packages/strided",
+                 "spack repo add <dir>/spack_repo/strided_local",
+                 "package_attributes", "concretize -f --fresh-roots --test=root",
+                 "--overwrite -y"):
+        assert step in header, step
 
 
 @check('license("Apache-2.0 WITH LLVM-exception") and maintainers are declared')
@@ -195,40 +218,79 @@ def _():
     assert required("+wrapper", "+cuda", "%gcc"), "no kokkos+wrapper when +cuda %gcc"
 
 
-@check("googletest is a test dependency; benchmark is linked with +benchmarks")
+@check("googletest and mpfr are test dependencies of every build; benchmark linked with +benchmarks")
 def _():
     gtest, bench = deps("googletest"), deps("benchmark")
     assert gtest and all("test" in types_of(k) for _, k in gtest), gtest
+    # MPFR is the oracle of strided_exact_tests (built whenever MPFR is found), not only of MPI.
+    mpfr = deps("mpfr")
+    assert mpfr and all(types_of(k) == ("test",) and not k.get("when") for _, k in mpfr), mpfr
     linked = [k for _, k in bench if "link" in types_of(k) and "+benchmarks" in k.get("when", "")]
     assert linked, bench
 
 
-def cmake_args(spack_1x=True, run_tests=False, **variants):
-    """cmake_args() and the package for serial plus `variants` (kokkos_kernels=...)."""
+class KokkosPackage:
+    """Kokkos' package in the builtin repository of Spack 1.x: kokkos_cxx reads the global
+    spack_cxx of Kokkos' own module unless +wrapper, and Spack leaves it unset for a dependency."""
+
+    def __init__(self, wrapper):
+        self.wrapper = wrapper
+
+    @property
+    def kokkos_cxx(self):
+        if self.wrapper:
+            return "/kokkos-nvcc-wrapper/bin/nvcc_wrapper"
+        raise NameError("name 'spack_cxx' is not defined")
+
+
+def cmake_args(spack_1x=True, run_tests=False, kokkos_wrapper=None, **variants):
+    """cmake_args() and the package for serial plus `variants` (kokkos_kernels=...); Kokkos has
+    +wrapper when kokkos_wrapper (default: with +cuda, as depends_on() asks for it with GCC)."""
     values = dict(serial=True, openmp=False, threads=False, benchmarks=False, cuda=False,
                   rocm=False, kokkos_kernels=False, mpi=False)
     values = {k.replace("_", "-"): v for k, v in {**values, **variants}.items()}
-    # kokkos_cxx sits on the Kokkos package on Spack 1.x, on the Kokkos spec on Spack 0.x.
-    kokkos = types.SimpleNamespace(prefix="/kokkos", package=types.SimpleNamespace())
-    packages = {"kokkos": types.SimpleNamespace(kokkos_cxx="/kokkos/bin/nvcc_wrapper")}
-    if not spack_1x:
-        kokkos.kokkos_cxx, packages = "/spec/kokkos_cxx", None
+    wrapper = values["cuda"] if kokkos_wrapper is None else kokkos_wrapper
+    kokkos = Spec({"wrapper": wrapper, "cuda": values["cuda"]}, prefix="/kokkos",
+                  package=types.SimpleNamespace())
+    packages = {"kokkos": KokkosPackage(wrapper)}
+    if not spack_1x:  # Spack 0.x: Kokkos' setup_dependent_package sets kokkos_cxx on the spec
+        kokkos.kokkos_cxx = "/spec/nvcc_wrapper" if wrapper else SPACK_CXX
+        packages = None
     hip = types.SimpleNamespace(hipcc="/hip/bin/hipcc")
     mpi = types.SimpleNamespace(mpicxx="/mpi/bin/mpicxx")
     pkg = Strided(Spec(values, {"kokkos": kokkos, "hip": hip, "mpi": mpi}), run_tests, packages)
-    return set(pkg.cmake_args()), pkg
+    module_globals = Strided.cmake_args.__globals__  # the recipe's module
+    module_globals["spack_cxx"] = SPACK_CXX  # Spack sets it there before the build phases
+    try:
+        return set(pkg.cmake_args()), pkg
+    finally:
+        del module_globals["spack_cxx"]
 
 
-@check("cmake_args: defaults, tests off, compiler from the Kokkos package (Spack 1.x)")
+def compiler(args):
+    found = [a.split("=", 1)[1] for a in args if a.startswith("-DCMAKE_CXX_COMPILER:")]
+    assert len(found) == 1, args
+    return found[0]
+
+
+@check("cmake_args: defaults, tests off, the package's own compiler (Spack 1.x)")
 def _():
     args, pkg = cmake_args()
     expected = {"-DStrided_ENABLE_TESTS:BOOL=OFF", "-DStrided_ENABLE_BENCHMARKS:BOOL=OFF",
-                "-DCMAKE_CXX_COMPILER:STRING=/kokkos/bin/nvcc_wrapper",
                 "-DKokkos_ROOT:STRING=/kokkos",
                 "-DCMAKE_DISABLE_FIND_PACKAGE_KokkosKernels:BOOL=ON"}
     assert expected <= args, expected - args
     files = pkg.sanity_check_is_file
     assert not any(f.startswith("bin") for f in files), files
+
+
+@check("cmake_args: a Kokkos without +wrapper never reads kokkos_cxx (NameError on Spack 1.x)")
+def _():
+    for spack_1x in (True, False):
+        for variants in ({}, {"openmp": True}, {"threads": True}):
+            assert compiler(cmake_args(spack_1x, **variants)[0]) == SPACK_CXX, variants
+    # A CUDA Kokkos built by Clang has no wrapper either: the package's compiler (Clang).
+    assert compiler(cmake_args(cuda=True, kokkos_wrapper=False)[0]) == SPACK_CXX
 
 
 @check("cmake_args: --test=root (run_tests) turns Strided_ENABLE_TESTS on")
@@ -246,10 +308,10 @@ def _():
     assert bins <= set(pkg.sanity_check_is_file), pkg.sanity_check_is_file
 
 
-@check("cmake_args: +cuda compiles with kokkos_cxx on Spack 1.x and on Spack 0.x")
+@check("cmake_args: a Kokkos with +wrapper compiles with its nvcc_wrapper (Spack 1.x and 0.x)")
 def _():
-    assert "-DCMAKE_CXX_COMPILER:STRING=/kokkos/bin/nvcc_wrapper" in cmake_args(cuda=True)[0]
-    assert "-DCMAKE_CXX_COMPILER:STRING=/spec/kokkos_cxx" in cmake_args(False, cuda=True)[0]
+    assert compiler(cmake_args(cuda=True)[0]) == "/kokkos-nvcc-wrapper/bin/nvcc_wrapper"
+    assert compiler(cmake_args(False, cuda=True)[0]) == "/spec/nvcc_wrapper"
 
 
 @check("cmake_args: +mpi builds the MPI component with the spec's mpicxx; MPI is linked")
@@ -264,7 +326,37 @@ def _():
 
 @check("cmake_args: +rocm compiles with hipcc")
 def _():
-    assert "-DCMAKE_CXX_COMPILER:STRING=/hip/bin/hipcc" in cmake_args(rocm=True)[0]
+    assert compiler(cmake_args(rocm=True)[0]) == "/hip/bin/hipcc"
+
+
+@check("a develop build reconfigures when the cached Strided_ENABLE_TESTS differs from --test")
+def _():
+    hooks = [a for d, a, _ in DIRECTIVES if d == "run_before"]
+    assert ("cmake", "_reconfigure_for_tests") in hooks, hooks
+    generated = ("CMakeCache.txt", "Makefile", "build.ninja")
+    with tempfile.TemporaryDirectory() as build_dir:
+        def run(cached, run_tests):
+            """Runs the hook as Spack does, on a builder; returns the generated files left.
+            Spack 1.x skips the cmake phase of a develop build when Makefile or build.ninja
+            exists, Spack 0.23 when CMakeCache.txt exists: all must go to reconfigure."""
+            for name in os.listdir(build_dir):
+                os.remove(os.path.join(build_dir, name))
+            for name in ("Makefile", "build.ninja", "main.o"):
+                with open(os.path.join(build_dir, name), "w"):
+                    pass
+            if cached is not None:
+                with open(os.path.join(build_dir, "CMakeCache.txt"), "w") as f:
+                    f.write(f"FOO:BOOL=ON\nStrided_ENABLE_TESTS:BOOL={cached}\n")
+            pkg = Strided(Spec({}), run_tests, None)
+            builder = types.SimpleNamespace(pkg=pkg, build_directory=build_dir)
+            Strided._reconfigure_for_tests(builder)
+            assert os.path.exists(os.path.join(build_dir, "main.o")), "objects are kept"
+            return {name for name in generated if os.path.exists(os.path.join(build_dir, name))}
+        assert run(None, True) == {"Makefile", "build.ninja"}, "no cache: nothing to remove"
+        for cached, run_tests in (("ON", True), ("OFF", False)):
+            assert run(cached, run_tests) == set(generated), "the cache agrees: keep it all"
+        assert not run("OFF", True), "--test=root after a build without tests: reconfigure"
+        assert not run("ON", False), "a build without --test after one with: reconfigure"
 
 
 def main():

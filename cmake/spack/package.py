@@ -1,13 +1,37 @@
-# Spack recipe for Strided (header-only, on Kokkos), written for Spack 0.23 and Spack 1.x.
-# To use it, put it in a local repository:
-#   spack repo create <dir> strided_local
-#   mkdir -p <repo packages dir>/strided && cp cmake/spack/package.py <repo packages dir>/strided/
-#   spack repo add <dir>
-# `version("main")` is cloned from `git` below. To build a local clone instead, use an environment:
-#   spack env create -d env && spack -e env add strided@main
-#   spack -e env develop --path /path/to/clone strided@main && spack -e env install
-# Tests: `spack install --test=root strided` builds them and runs ctest before installing.
+# Spack recipe for Strided (header-only, on Kokkos), for Spack 1.x and Spack 0.23.
+#
+# Strided has no public address yet, so the recipe names no homepage and no `git`: build a local
+# clone, with `spack develop` (an environment), or by pointing `git` at the clone in packages.yaml.
+# docs/spack.md has the full steps; in short:
+#
+# 1. A local package repository holding this file. Spack 1.x (package API v2) nests it under
+#    spack_repo/<namespace>/, and `spack repo add` takes that inner directory:
+#      spack repo create <dir> strided_local
+#      mkdir -p <dir>/spack_repo/strided_local/packages/strided
+#      cp cmake/spack/package.py <dir>/spack_repo/strided_local/packages/strided/
+#      spack repo add <dir>/spack_repo/strided_local
+#    Spack 0.23 (package API v1) puts repo.yaml and packages/ in <dir> itself:
+#      spack repo create <dir> strided_local
+#      mkdir -p <dir>/packages/strided && cp cmake/spack/package.py <dir>/packages/strided/
+#      spack repo add <dir>
+# 2. Build a clone in an environment (the source is the clone's working tree, edits included):
+#      spack env create -d env && spack -e env add strided@main +openmp
+#      spack -e env develop --path /path/to/clone strided@main && spack -e env install
+#    or install the clone's `main` branch without an environment, with packages.yaml having
+#      packages: {strided: {package_attributes: {git: /path/to/clone}}}
+#    (`spack audit packages strided` needs that setting too: version main has no fetcher without
+#    a `git`).
+# 3. Tests: `--test=root` builds the unit tests and runs ctest before the install, but a spec
+#    that is installed already is not rebuilt for it (exit 0, no test). Spack 1.x counts test
+#    dependencies in the hash: `spack install --test=root --fresh-roots strided@main +openmp`,
+#    or in an environment `spack -e env concretize -f --fresh-roots --test=root` then
+#    `spack -e env install --test=root`. Spack 0.23, or to run them again: add `--overwrite -y`.
+#    A develop build reuses its configured build directory; the recipe reconfigures it when its
+#    Strided_ENABLE_TESTS differs from --test (see _reconfigure_for_tests).
 # `python3 cmake/spack/check_recipe.py` checks this file without Spack.
+
+import os
+import re
 
 try:  # Spack >= 1.0: build systems live in the builtin package repository
     from spack_repo.builtin.build_systems.cmake import CMakePackage
@@ -23,9 +47,9 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
     """Cache-optimized, deterministic kernels over arbitrary strided N-d tensors on Kokkos
     (header-only)."""
 
-    # Fixed addresses: Spack commands must work without any environment variable set.
-    homepage = "https://github.com/strided/strided"
-    git = "https://github.com/strided/strided.git"
+    # No homepage and no `git`: the project has no public address yet. `spack develop` on a local
+    # clone needs neither; a plain `spack install` takes `git` from packages.yaml
+    # (package_attributes), see the header. The recipe reads no environment variable.
 
     maintainers("strided-maintainers")
 
@@ -33,6 +57,8 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
     if "license" in globals():
         license("Apache-2.0 WITH LLVM-exception")
 
+    # The branch of the clone that `git` (packages.yaml) points at; `spack develop` builds the
+    # clone's working tree instead.
     version("main", branch="main")
 
     # Strided uses the backends of the Kokkos it is built with; each host backend variant
@@ -73,7 +99,8 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
     depends_on("kokkos-kernels", when="+kokkos-kernels")
     # link: consumers of Strided::mpi link the MPI that Strided was configured with.
     depends_on("mpi", type=("build", "link"), when="+mpi")
-    # The MPI tests compare with MPFR, an oracle independent of the library.
+    # MPFR is the oracle of the exact-tier tests (strided_exact_tests, built whenever MPFR is
+    # found, with or without MPI) and of the MPI tests: a test dependency for every build.
     depends_on("mpfr", type="test")
     # Test dependencies are concretized and put on CMAKE_PREFIX_PATH only with --test.
     depends_on("googletest@1.12:", type="test")
@@ -117,9 +144,23 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
             files += [join_path("bin", "strided-bench"), join_path("bin", "strided-report")]
         return files
 
-    def _kokkos_cxx(self):
-        """The C++ compiler Kokkos was built with (nvcc_wrapper when Kokkos has +wrapper)."""
-        try:  # Spack >= 1.0: a property of the Kokkos package
+    def _cxx(self):
+        """The C++ compiler: hipcc for +rocm, nvcc_wrapper for a Kokkos with +wrapper, else the
+        compiler of this package."""
+        spec = self.spec
+        if spec.satisfies("+rocm"):
+            return spec["hip"].hipcc
+        if spec["kokkos"].satisfies("+wrapper"):
+            return self._kokkos_nvcc_wrapper()
+        # A host Kokkos (or a CUDA Kokkos built by Clang): this package's own C++ compiler,
+        # through Spack's compiler wrapper. Spack sets `spack_cxx` in this module before the
+        # build phases (Spack 1.x: from depends_on("cxx")). Kokkos' `kokkos_cxx` would read
+        # the `spack_cxx` of Kokkos' own module, which Spack 1.x leaves unset for a dependency.
+        return spack_cxx  # noqa: F821
+
+    def _kokkos_nvcc_wrapper(self):
+        """nvcc_wrapper of a Kokkos with +wrapper."""
+        try:  # Spack >= 1.0: a property of the Kokkos package (nvcc_wrapper's path for +wrapper)
             return self["kokkos"].kokkos_cxx
         except (TypeError, KeyError, AttributeError):
             pass  # Spack 0.x: packages are not subscriptable
@@ -129,12 +170,8 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
 
     def cmake_args(self):
         spec = self.spec
-        if spec.satisfies("+rocm"):
-            cxx = spec["hip"].hipcc
-        else:
-            cxx = self._kokkos_cxx()
         args = [
-            self.define("CMAKE_CXX_COMPILER", cxx),
+            self.define("CMAKE_CXX_COMPILER", self._cxx()),
             self.define("Kokkos_ROOT", spec["kokkos"].prefix),
             # With --test=root, CMakePackage's check phase runs ctest after the build.
             self.define("Strided_ENABLE_TESTS", bool(self.run_tests)),
@@ -147,3 +184,30 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
         if spec.satisfies("~kokkos-kernels"):
             args.append(self.define("CMAKE_DISABLE_FIND_PACKAGE_KokkosKernels", True))
         return args
+
+    @run_before("cmake")
+    def _reconfigure_for_tests(self):
+        """Makes a `spack develop` build reconfigure when --test changed.
+
+        A develop build skips the cmake phase when its build directory is configured already
+        (Spack 1.x: it holds a generated Makefile or build.ninja; Spack 0.23: a CMakeCache.txt),
+        so Strided_ENABLE_TESTS would keep its cached value whatever --test says (the build
+        directory is the same: on 0.23 the tests do not change the hash, and on 1.x an
+        environment concretized with --test=root builds with and without --test). When the
+        cache disagrees with --test, remove the cache and the generated build files: the cmake
+        phase then runs again, with cmake_args(), in the same build directory (objects kept).
+        """
+        build_dir = self.build_directory
+        pkg = getattr(self, "pkg", self)  # Spack runs callbacks on the package's builder
+        cache = join_path(build_dir, "CMakeCache.txt")
+        if not os.path.isfile(cache):
+            return
+        with open(cache) as f:
+            cached = re.search(r"^Strided_ENABLE_TESTS:BOOL=(\w+)$", f.read(), re.M)
+        cached_on = bool(cached) and cached.group(1).upper() in ("ON", "TRUE", "YES", "1")
+        if cached_on == bool(pkg.run_tests):
+            return
+        for generated in ("CMakeCache.txt", "Makefile", "build.ninja"):
+            path = join_path(build_dir, generated)
+            if os.path.isfile(path):
+                os.remove(path)
