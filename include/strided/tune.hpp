@@ -68,7 +68,7 @@ std::string tuning_key(const Exec& exec, const Options& o, const V&... views) {
   key << Exec::name() << ' ' << compat::concurrency(exec) << ' ' << static_cast<int>(o.algorithm)
       << ' ' << static_cast<int>(o.tile_policy) << ' ' << o.planner.cache_line << ' '
       << o.planner.max_tile_elements << ' ' << o.planner.weight_first_operand << ' '
-      << o.planner.stream_bytes << ' ' << o.planner.gather;
+      << o.planner.stream_bytes << ' ' << o.planner.gather << ' ' << o.planner.l2_bytes;
   const auto one = [&key](const auto& v) {
     key << " |" << sizeof(typename std::decay_t<decltype(v)>::value_type);
     for (std::size_t k = 0; k < v.rank(); ++k) key << ' ' << v.extent(k) << ':' << v.stride(k);

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
 #include <random>
 #include <string>
@@ -728,17 +729,86 @@ PlannerOptions l1_blocks_only() {
   return opt;
 }
 
-TEST(MakePlan, TransposesGetSquareTilesOfTransposeRowBytes) {
-  const auto p = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}});
+/// The defaults with the L2 of the machine the figures were measured on (1 MiB), so that tile
+/// shapes do not depend on the machine running the tests.
+PlannerOptions with_l2(std::size_t bytes = std::size_t(1) << 20) {
+  PlannerOptions opt;
+  opt.l2_bytes = bytes;
+  return opt;
+}
+
+TEST(MakePlan, TransposesGetTilesOfTransposeRowBytes) {
+  const auto p = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2());
   EXPECT_EQ(p.strategy, Strategy::Transpose);
   EXPECT_EQ(blocks_of_plan(p), (Extents{128, 128}));  // 1024 bytes of f64
   EXPECT_EQ(p.tile_count, 8u * 8u);
   expect_visits_match<2>(p, {1000, 1000}, {{1, 1000}, {1000, 1}}, nullptr);
-  const auto f = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 4);
-  EXPECT_EQ(blocks_of_plan(f), (Extents{256, 256}));
+  // Rows of 1024 bytes are 256 floats; 128 of them fill the same quarter of the L2.
+  const auto f = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 4, with_l2());
+  EXPECT_EQ(blocks_of_plan(f), (Extents{128, 256}));
   // Axes beyond the two streaming ones are one element deep.
-  const auto r = plan_of<2>({32, 32, 32, 32}, {{1, 32, 1024, 32768}, {32768, 1024, 32, 1}});
+  const auto r =
+      plan_of<2>({32, 32, 32, 32}, {{1, 32, 1024, 32768}, {32768, 1024, 32, 1}}, 8, with_l2());
   EXPECT_EQ(blocks_of_plan(r), (Extents{32, 32, 1, 1}));
+}
+
+TEST(MakePlan, TransposedTileRowsFollowTheL2) {
+  using strided::detail::transpose_tile_rows;
+  // Source and destination rows of a tile take at most half the L2, 16 to 128 rows.
+  EXPECT_EQ(transpose_tile_rows(std::size_t(1) << 20, 1024), 128u);
+  EXPECT_EQ(transpose_tile_rows(std::size_t(512) << 10, 1024), 128u);
+  EXPECT_EQ(transpose_tile_rows(std::size_t(256) << 10, 1024), 64u);
+  EXPECT_EQ(transpose_tile_rows(std::size_t(64) << 10, 1024), 16u);
+  EXPECT_EQ(transpose_tile_rows(0, 1024), 16u);
+  EXPECT_EQ(transpose_tile_rows(std::size_t(256) << 10, 4096), 16u);
+  const auto small = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2(256 << 10));
+  EXPECT_EQ(blocks_of_plan(small), (Extents{64, 128}));
+  expect_visits_match<2>(small, {1000, 1000}, {{1, 1000}, {1000, 1}}, nullptr);
+  // Only maps are transposed: a reduction's plan (weight_first_operand off) ignores the L2.
+  PlannerOptions reduce_small = with_l2(64 << 10), reduce_large = with_l2(8 << 20);
+  reduce_small.weight_first_operand = reduce_large.weight_first_operand = false;
+  const auto a = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, reduce_small);
+  const auto b = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, reduce_large);
+  EXPECT_EQ(blocks_of_plan(a), blocks_of_plan(b));
+}
+
+TEST(MakePlan, StreamedTransposesWalkTilesAlongTheSource) {
+  PlannerOptions streamed = with_l2();
+  streamed.stream_bytes = 0;
+  // 2-d: the source's unit axis (plan axis 1) is walked first.
+  const auto p = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, streamed);
+  ASSERT_TRUE(p.stream_stores);
+  ASSERT_TRUE(p.custom_walk);
+  EXPECT_EQ(std::vector<short>(p.walk, p.walk + 2), (std::vector<short>{1, 0}));
+  expect_visits_match<2>(p, {1000, 1000}, {{1, 1000}, {1000, 1}}, nullptr);
+  // Rank 4 (W1's perm 3210 at 32^4): the outer axes by the source's stride too.
+  const Extents e = {32, 32, 32, 32};
+  const StrideSet s = {{1, 32, 1024, 32768}, {32768, 1024, 32, 1}};
+  const auto r = plan_of<2>(e, s, 8, streamed);
+  ASSERT_TRUE(r.custom_walk);
+  for (int w = 1; w < r.rank; ++w)
+    EXPECT_LT(std::abs(r.strides[1][r.walk[w - 1]]), std::abs(r.strides[1][r.walk[w]]));
+  expect_visits_match<2>(r, e, s, nullptr);
+  // Unstreamed outputs, and A + B^T (a source that streams with the destination), keep the
+  // plan's order.
+  EXPECT_FALSE(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2()).custom_walk);
+  const auto mixed = plan_of<3>({1000, 1000}, {{1, 1000}, {1, 1000}, {1000, 1}}, 8, streamed);
+  EXPECT_EQ(mixed.strategy, Strategy::Transpose);
+  EXPECT_FALSE(mixed.custom_walk);
+}
+
+TEST(Machine, CacheSizesParseAsSysfsWritesThem) {
+  using strided::detail::parse_cache_size;
+  EXPECT_EQ(parse_cache_size("32K"), 32768u);
+  EXPECT_EQ(parse_cache_size("1024K"), std::size_t(1) << 20);
+  EXPECT_EQ(parse_cache_size("32768K"), std::size_t(32) << 20);
+  EXPECT_EQ(parse_cache_size("2M"), std::size_t(2) << 20);
+  EXPECT_EQ(parse_cache_size("64"), 64u);
+  EXPECT_EQ(parse_cache_size(""), 0u);
+  const auto& m = strided::detail::machine();
+  EXPECT_GT(m.l1d_bytes, 0u);
+  EXPECT_GE(m.l2_bytes, m.l1d_bytes);
+  EXPECT_FALSE(m.cpu.empty());
 }
 
 TEST(MakePlan, TransposeCopy1000) {
@@ -1388,6 +1458,24 @@ TEST(MakePlan, HighRankReversalIsGatheredIntoTwoTableAxes) {
   PlannerOptions off;
   off.gather = false;
   EXPECT_NE(plan_of<2>(e, {row, reversed}, 8, off).strategy, Strategy::Gather);
+}
+
+TEST(MakePlan, GatheredSourcesReadWholeLines) {
+  // W2's rank-25 permutation: the source's unit axis is the destination's 7th fastest. Taken
+  // for the destination's group, it left the source's group at stride 2 (a scalar gather).
+  const Extents e(25, 2);
+  const std::vector<std::size_t> perm = {20, 11, 7,  4,  0, 8,  16, 13, 1,  10, 14, 5, 23,
+                                         12, 17, 15, 22, 2, 24, 6,  3,  18, 9,  21, 19};
+  const Strides row = row_major_strides(e);
+  Strides src(25);
+  for (std::size_t d = 0; d < 25; ++d) src[d] = row[perm[d]];
+  const auto p = plan_of<2>(e, {row, src});
+  ASSERT_EQ(p.strategy, Strategy::Gather);
+  for (int k = 0; k < 8; ++k) {
+    EXPECT_EQ(p.table[0][0][k], k);  // a destination line
+    EXPECT_EQ(p.table[1][1][k], k);  // a source line
+  }
+  // (2^25 elements: the visits of gathered plans are checked on smaller ones above.)
 }
 
 TEST(MakePlan, TransposesOfShortAxesAreGatheredIntoLongRows) {

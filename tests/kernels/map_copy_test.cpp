@@ -84,6 +84,7 @@ TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
        std::vector<std::vector<std::size_t>>{{257, 255},
                                              {40000},
                                              {64, 48, 33},
+                                             {24, 20, 36, 18},  // walked along the source
                                              {130, 3, 129},
                                              {4, 4, 4, 16, 16},
                                              {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}}) {

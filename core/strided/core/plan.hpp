@@ -67,6 +67,12 @@ struct Plan {
   /// Element-wise plans: the output is large enough that its lines are written with
   /// non-temporal stores (PlannerOptions::stream_bytes).
   bool stream_stores = false;
+  /// The order tiles are walked in (fastest first) when `custom_walk`; axis order otherwise.
+  /// Streamed transposes walk along the source's lines, so that consecutive tiles continue the
+  /// same source rows (long read streams) while every destination line is stored whole anyway.
+  /// Inside a tile the outer axes are walked in that order too.
+  bool custom_walk = false;
+  short walk[MAX_PLAN_RANK];
   std::ptrdiff_t table[2][N][GATHER_MAX];
 };
 

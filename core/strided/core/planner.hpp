@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "strided/core/checked_arithmetic.hpp"
+#include "strided/core/machine.hpp"
 #include "strided/core/magnitude.hpp"
 #include "strided/core/plan.hpp"
 
@@ -28,6 +29,8 @@ struct PlannerOptions {
   std::size_t stream_bytes = std::size_t(16) << 20;  ///< larger outputs use streaming stores
   bool gather = true;  ///< gather short axes of high-rank layouts into table-driven axes
   const std::size_t* block_override = nullptr;  ///< expert: tile extents per fused axis
+  /// L2 size that sizes the transposed tiles of element-wise plans; 0: the host's (machine()).
+  std::size_t l2_bytes = 0;
 };
 
 /// 1 + the number of non-zero |strides| strictly smaller than |strides[i]|; 0 stride -> 1.
@@ -223,7 +226,7 @@ void count_tiles(Plan<N>& p) {
 /// (output-fastest) axes, axis 1 from the axes where the first source is fastest, each of at
 /// most GATHER_MAX elements; a tile is one such 2-d block. Both sides then touch whole lines.
 template <int N>
-void gather_short_axes(Plan<N>& p, const PlannerOptions& opt) {
+void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const PlannerOptions& opt) {
   // Groups of about sqrt(count) elements each at most: a small tensor splits evenly.
   std::size_t balanced = 1;  // (stops at GATHER_MAX, below any overflow)
   while (balanced < GATHER_MAX && balanced * balanced < p.count) balanced *= 2;
@@ -255,7 +258,21 @@ void gather_short_axes(Plan<N>& p, const PlannerOptions& opt) {
   };
   int group0[MAX_PLAN_RANK], group1[MAX_PLAN_RANK];
   std::size_t n0 = 1, n1 = 1;
+  // The first source's line-forming axes (|stride| below a line) stay out of the destination's
+  // group unless they form its lines too: the source then reads whole lines along its group
+  // (W2: its unit axis is the destination's 7th fastest, and taking it for the destination left
+  // the source's group at stride 2, a scalar gather of every element).
+  const int src = N > 1 ? 1 : 0;
+  const std::size_t src_line = std::max<std::size_t>(1, opt.cache_line / element_size[src]);
+  const std::size_t dst_line = std::max<std::size_t>(1, opt.cache_line / element_size[0]);
+  bool reserved[MAX_PLAN_RANK] = {};
+  for (int i = 0; i < p.rank && src != 0; ++i)
+    reserved[i] = magnitude(p.strides[src][i]) < src_line &&
+                  magnitude(p.strides[0][i]) >= dst_line && !taken[i];
+  for (int i = 0; i < p.rank; ++i) taken[i] = taken[i] || reserved[i];
   const int g0 = pick(0, most, group0, n0);
+  for (int i = 0; i < p.rank; ++i)
+    if (reserved[i]) taken[i] = false;
   const int g1 = pick(N > 1 ? 1 : 0, std::min(most, opt.max_tile_elements / n0), group1, n1);
   if (g0 < 2 || g1 < 1) return;  // nothing short to gather
   // Offset tables: group axes enumerated first axis fastest.
@@ -404,12 +421,16 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
         p.strategy = Strategy::Transpose;
         p.transpose_axis = 1;
       }
-    // Square tiles of transpose_row_bytes per row over the two streaming axes, one element deep
-    // elsewhere: the blocks inside consume whole lines, so a tile is sized for the L2 and the
-    // TLB rather than the L1 (measured: 128 x 128 f64 beats the L1 blocks by 2x here).
+    // Tiles over the two streaming axes, one element deep elsewhere: source rows of
+    // transpose_row_bytes, as many of them as half the L2 holds with their destination rows
+    // (transpose_tile_rows). The blocks inside consume whole lines, so a tile is sized for the
+    // L2 and the TLB rather than the L1 (measured: 128 x 128 f64 beats the L1 blocks by 2x).
+    // Only maps have this strategy: reduction tiles never depend on the machine.
     if (p.strategy == Strategy::Transpose && !opt.block_override && opt.transpose_row_bytes > 0) {
       const std::size_t side = std::max<std::size_t>(16, opt.transpose_row_bytes / element_size[0]);
-      p.blocks[0] = std::min(p.dims[0], side);
+      const std::size_t l2 = opt.l2_bytes > 0 ? opt.l2_bytes : machine().l2_bytes;
+      const std::size_t row_bytes = saturating_mul(side, element_size[0]);
+      p.blocks[0] = std::min(p.dims[0], transpose_tile_rows(l2, row_bytes));
       p.blocks[1] = std::min(p.dims[1], side);
       for (int i = 2; i < p.rank; ++i) p.blocks[i] = 1;
       cap_tile(p, opt);
@@ -421,8 +442,33 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
   // faster gathered).
   if (!opt.block_override && opt.gather && p.rank >= 3 &&
       (p.dims[0] < 16 || (p.strategy == Strategy::Transpose && p.dims[0] < 64)))
-    gather_short_axes(p, opt);
+    gather_short_axes(p, element_size, opt);
   return p;
+}
+
+/// A streamed transpose's tile walk: tile axes by the |stride| of the source that reads across
+/// (unit stride on axis 1), smallest first. Consecutive tiles then continue that source's rows,
+/// which the hardware prefetchers follow, while each destination line is stored whole by one
+/// non-temporal store whatever the order. Walking in the destination's order instead starts H
+/// new source rows of one tile width per tile (measured on W3 at 1 thread: 1.5x slower).
+template <int N>
+void walk_along_source(Plan<N>& p, const PlannerOptions& opt) {
+  if (opt.block_override || N < 2) return;
+  int source = -1;
+  bool mixed = false;  // some source streams along axis 0 with the destination (A + B^T)
+  for (int k = 1; k < N; ++k) {
+    if (p.strides[k][1] == 1 && magnitude(p.strides[k][0]) != 1) source = k;
+    mixed = mixed || magnitude(p.strides[k][0]) == 1;
+  }
+  if (source < 0 || mixed) return;
+  for (int i = 0; i < p.rank; ++i) {  // stable insertion sort by the source's |stride|
+    int j = i;
+    for (; j > 0 && magnitude(p.strides[source][p.walk[j - 1]]) > magnitude(p.strides[source][i]);
+         --j)
+      p.walk[j] = p.walk[j - 1];
+    p.walk[j] = static_cast<short>(i);
+  }
+  p.custom_walk = true;
 }
 
 /// Builds the plan for operands that share `extents` (logical rank `rank`, any size), with
@@ -435,6 +481,7 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
   // Streaming stores pay only when the output cannot stay in cache.
   p.stream_stores =
       opt.weight_first_operand && saturating_mul(p.count, element_size[0]) >= opt.stream_bytes;
+  if (p.stream_stores && p.strategy == Strategy::Transpose) walk_along_source(p, opt);
   return p;
 }
 

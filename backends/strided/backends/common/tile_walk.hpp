@@ -20,13 +20,15 @@ struct TileCursor {
 
   TileCursor() = default;
   KOKKOS_INLINE_FUNCTION TileCursor(const Plan<N>& p, std::size_t tile) {
-    for (int i = 0; i < p.rank; ++i) {
+    for (int w = 0; w < p.rank; ++w) {
+      const int i = p.custom_walk ? p.walk[w] : w;
       coord[i] = p.tiles[i] == 1 ? 0 : tile % p.tiles[i];
       tile = p.tiles[i] == 1 ? tile : tile / p.tiles[i];
     }
   }
   KOKKOS_INLINE_FUNCTION void next(const Plan<N>& p) {
-    for (int i = 0; i < p.rank; ++i) {
+    for (int w = 0; w < p.rank; ++w) {
+      const int i = p.custom_walk ? p.walk[w] : w;
       if (++coord[i] < p.tiles[i]) return;
       coord[i] = 0;
     }
@@ -57,6 +59,13 @@ KOKKOS_INLINE_FUNCTION void walk_tile_as(const Plan<N>& p, const TileCursor<N>& 
   }
   const std::size_t n0 = p.rank > 0 ? len[0] : 1;
   const std::size_t n1 = p.rank > 1 ? len[1] : 1;
+  // The outer axes of the tile, fastest first: plan order, or the plan's walk order.
+  int outer[MAX_PLAN_RANK];
+  int outer_count = 0;
+  for (int w = 0; w < p.rank; ++w) {
+    const int i = p.custom_walk ? p.walk[w] : w;
+    if (i >= 2) outer[outer_count++] = i;
+  }
   // Gathered plans hand the body offset tables for the two inner axes instead of strides.
   const auto inner = [&] {
     if constexpr (Gathered)
@@ -65,17 +74,18 @@ KOKKOS_INLINE_FUNCTION void walk_tile_as(const Plan<N>& p, const TileCursor<N>& 
       body(off, n0, n1, s0, s1);
   };
   std::size_t index[MAX_PLAN_RANK];
-  for (int i = 2; i < p.rank; ++i) index[i] = 0;
+  for (int o = 0; o < outer_count; ++o) index[o] = 0;
   while (true) {  // one call site per body path keeps the bodies inlined
     inner();
-    int i = 2;
-    for (; i < p.rank; ++i) {
+    int o = 0;
+    for (; o < outer_count; ++o) {
+      const int i = outer[o];
       for (int k = 0; k < N; ++k) off[k] += p.strides[k][i];
-      if (++index[i] < len[i]) break;
+      if (++index[o] < len[i]) break;
       for (int k = 0; k < N; ++k) off[k] -= static_cast<std::ptrdiff_t>(len[i]) * p.strides[k][i];
-      index[i] = 0;
+      index[o] = 0;
     }
-    if (i >= p.rank) return;  // also ends ranks 0-2 after their single call
+    if (o >= outer_count) return;  // also ends ranks 0-2 after their single call
   }
 }
 

@@ -8,7 +8,8 @@
 // In-register transposes of square blocks, the inner step of every transposed copy: a block of
 // B x B elements is loaded as B source rows and stored as B destination rows, so both sides
 // move whole vectors (whole cache lines for B = one line). Chosen at compile time from the
-// target flags: AVX-512 (8 x 8 doubles in zmm), AVX (4 x 4 doubles, 8 x 8 floats in ymm), SSE2
+// target flags: AVX-512 (8 x 8 doubles in zmm), AVX (8 x 8 doubles as four 4 x 4 in ymm, each
+// destination line stored whole, and 8 x 8 floats), SSE2
 // (2 x 2 doubles, 4 x 4 floats in xmm), scalar elsewhere. Elements are moved as bits (4- or
 // 8-byte units), never as values, so any trivially copyable type of those sizes qualifies and
 // no NaN is touched. Host code only: device compilations see the scalar loop.
@@ -133,6 +134,35 @@ inline void kernel4(const double* const* s, std::size_t so, double* const* d, st
   store<Stream>(d[3] + dof, _mm256_permute2f128_pd(t1, t3, 0x31));
 }
 
+/// 8 x 8 doubles from four 4 x 4 transposes, stored so that the two 32-byte halves of each
+/// destination row (one 64-byte line) leave back to back: a streamed line is then completed in
+/// its write-combining buffer at once, never flushed as two partial writes.
+template <bool Stream>
+inline void kernel8_quads(const double* const* s, std::size_t so, double* const* d,
+                          std::size_t dof) {
+  for (int h = 0; h < 8; h += 4) {  // destination rows h .. h + 3
+    __m256d a[4], b[4];
+    for (int k = 0; k < 4; ++k) {
+      a[k] = _mm256_loadu_pd(s[k] + so + h);
+      b[k] = _mm256_loadu_pd(s[k + 4] + so + h);
+    }
+    const __m256d a0 = _mm256_unpacklo_pd(a[0], a[1]), a1 = _mm256_unpackhi_pd(a[0], a[1]),
+                  a2 = _mm256_unpacklo_pd(a[2], a[3]), a3 = _mm256_unpackhi_pd(a[2], a[3]);
+    const __m256d b0 = _mm256_unpacklo_pd(b[0], b[1]), b1 = _mm256_unpackhi_pd(b[0], b[1]),
+                  b2 = _mm256_unpacklo_pd(b[2], b[3]), b3 = _mm256_unpackhi_pd(b[2], b[3]);
+    const __m256d ra[4] = {
+        _mm256_permute2f128_pd(a0, a2, 0x20), _mm256_permute2f128_pd(a1, a3, 0x20),
+        _mm256_permute2f128_pd(a0, a2, 0x31), _mm256_permute2f128_pd(a1, a3, 0x31)};
+    const __m256d rb[4] = {
+        _mm256_permute2f128_pd(b0, b2, 0x20), _mm256_permute2f128_pd(b1, b3, 0x20),
+        _mm256_permute2f128_pd(b0, b2, 0x31), _mm256_permute2f128_pd(b1, b3, 0x31)};
+    for (int c = 0; c < 4; ++c) {
+      store<Stream>(d[h + c] + dof, ra[c]);
+      store<Stream>(d[h + c] + dof + 4, rb[c]);
+    }
+  }
+}
+
 /// 8 x 8 floats: pairs, quads within 128-bit lanes, then the lanes across registers.
 template <bool Stream>
 inline void kernel8(const float* const* s, std::size_t so, float* const* d, std::size_t dof) {
@@ -187,10 +217,10 @@ struct Widest<double> {
     kernel8<Stream>(s, so, d, dof);
   }
 #elif defined(__AVX__)
-  static constexpr std::size_t K = 4;
+  static constexpr std::size_t K = 8;  // whole lines per destination row (kernel8_quads)
   template <bool Stream>
   static void run(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
-    kernel4<Stream>(s, so, d, dof);
+    kernel8_quads<Stream>(s, so, d, dof);
   }
 #else
   static constexpr std::size_t K = 2;
@@ -263,8 +293,11 @@ inline void transpose_rows(const T* const* s, T* const* d) {
       su[k] = reinterpret_cast<const U*>(s[k]);
       du[k] = reinterpret_cast<U*>(d[k]);
     }
-    for (std::size_t bi = 0; bi < B; bi += Kernel::K)
-      for (std::size_t bj = 0; bj < B; bj += Kernel::K)
+    // Destination rows outer: the kernels that complete one group of destination lines run
+    // back to back, so that streamed lines narrower than a kernel row (AVX's 32-byte halves of
+    // a 64-byte line) leave the write-combining buffers whole instead of as partial writes.
+    for (std::size_t bj = 0; bj < B; bj += Kernel::K)
+      for (std::size_t bi = 0; bi < B; bi += Kernel::K)
         Kernel::template run<Stream>(su + bi, bj, du + bj, bi);
     return;
   }
