@@ -59,13 +59,6 @@ KOKKOS_INLINE_FUNCTION void walk_tile_as(const Plan<N>& p, const TileCursor<N>& 
   }
   const std::size_t n0 = p.rank > 0 ? len[0] : 1;
   const std::size_t n1 = p.rank > 1 ? len[1] : 1;
-  // The outer axes of the tile, fastest first: plan order, or the plan's walk order.
-  int outer[MAX_PLAN_RANK];
-  int outer_count = 0;
-  for (int w = 0; w < p.rank; ++w) {
-    const int i = p.custom_walk ? p.walk[w] : w;
-    if (i >= 2) outer[outer_count++] = i;
-  }
   // Gathered plans hand the body offset tables for the two inner axes instead of strides.
   const auto inner = [&] {
     if constexpr (Gathered)
@@ -74,18 +67,20 @@ KOKKOS_INLINE_FUNCTION void walk_tile_as(const Plan<N>& p, const TileCursor<N>& 
       body(off, n0, n1, s0, s1);
   };
   std::size_t index[MAX_PLAN_RANK];
-  for (int o = 0; o < outer_count; ++o) index[o] = 0;
+  for (int i = 2; i < p.rank; ++i) index[i] = 0;
   while (true) {  // one call site per body path keeps the bodies inlined
     inner();
-    int o = 0;
-    for (; o < outer_count; ++o) {
-      const int i = outer[o];
+    // The outer axes, fastest first: plan order, or the plan's walk order.
+    int w = 0;
+    for (; w < p.rank; ++w) {
+      const int i = p.custom_walk ? p.walk[w] : w;
+      if (i < 2) continue;
       for (int k = 0; k < N; ++k) off[k] += p.strides[k][i];
-      if (++index[o] < len[i]) break;
+      if (++index[i] < len[i]) break;
       for (int k = 0; k < N; ++k) off[k] -= static_cast<std::ptrdiff_t>(len[i]) * p.strides[k][i];
-      index[o] = 0;
+      index[i] = 0;
     }
-    if (o >= outer_count) return;  // also ends ranks 0-2 after their single call
+    if (w >= p.rank) return;  // also ends ranks 0-2 after their single call
   }
 }
 
