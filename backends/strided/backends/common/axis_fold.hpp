@@ -11,6 +11,7 @@
 #include "strided/backends/common/reduce_body.hpp"
 #include "strided/backends/common/tile_walk.hpp"
 #include "strided/backends/device/team_tile.hpp"
+#include "strided/backends/host/vector_width.hpp"
 #include "strided/core/combine.hpp"
 
 namespace strided::detail {
@@ -149,8 +150,9 @@ struct AxisBody {
       for (std::size_t o = 0; o < width; ++o)
         lanes[r][o] = fold.map_fn(src.read(base + r * step + static_cast<std::ptrdiff_t>(o)));
     // Groups of 16 rows (one per lane), V outputs at a time: the 16 x V accumulators stay in
-    // registers while 16 rows pass, instead of one load and store of an accumulator per element.
-    constexpr std::size_t V = 64 / sizeof(U) < 1 ? 1 : (64 / sizeof(U) > 16 ? 16 : 64 / sizeof(U));
+    // registers (one vector register per lane) while 16 rows pass, instead of one load and
+    // store of an accumulator per element.
+    constexpr std::size_t V = host_vector_elements<U>;
     std::ptrdiff_t r = seed;
     if (seed == L)
       for (; r + L <= n; r += L)
