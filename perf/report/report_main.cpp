@@ -53,8 +53,8 @@ void print_header(const Options& options, int threads, const Repetitions& reps) 
       strided::detail::simd::isa_name());
   // A figure holds for the machine it ran on: name it.
   const strided::detail::MachineInfo& m = strided::detail::machine();
-  std::printf("machine: %s; L1d %zu KiB, L2 %zu KiB, L3 %s (%s); %u hardware threads\n",
-              m.cpu.c_str(), m.l1d_bytes / 1024, m.l2_bytes / 1024,
+  std::printf("machine: %s; L1d %zu KiB, L2 %zu KiB, L3 %s (%s); %u hardware threads\n", m.cpu,
+              m.l1d_bytes / 1024, m.l2_bytes / 1024,
               m.l3_bytes ? (std::to_string(m.l3_bytes >> 20) + " MiB").c_str() : "none found",
               m.from_sysfs ? "sysfs" : "sysconf or defaults", std::thread::hardware_concurrency());
   char count[96];

@@ -564,6 +564,14 @@ TEST(NoAllocation, PermutedRank8CopiesOnAnInstance) {
 // elements, which no other test here uses, and lambdas of their own), after a warm-up of a
 // neighbouring instantiation (the same copy from a source of non-const elements). Function-local
 // static labels, built on first use, allocated here.
+// The first transposed plan of a process reads the machine's caches (the L2 sizes its tiles):
+// that reading allocates nothing either.
+TEST(NoAllocation, DetectingTheMachine) {
+  strided::detail::MachineInfo m;
+  EXPECT_EQ(count_allocations([&] { m = strided::detail::detect_machine(); }), 0u);
+  EXPECT_GT(m.l2_bytes, 0u);
+}
+
 TEST(NoAllocation, FirstCallOfEachInstantiation) {
   const Kokkos::Serial serial;
   std::vector<float> from(256), to(256, 0.0f);

@@ -13,8 +13,8 @@
 
 #include <cctype>
 #include <cstddef>
-#include <fstream>
-#include <string>
+#include <cstdio>
+#include <cstring>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
@@ -27,45 +27,54 @@ struct MachineInfo {
   std::size_t l2_bytes = 256 * 1024;
   std::size_t l3_bytes = 0;  ///< 0: none found
   std::size_t line_bytes = 64;
-  std::string cpu;  ///< model name, or "unknown"
+  char cpu[128] = "unknown";  ///< model name
   bool from_sysfs = false;
 };
 
 /// "32K", "1024K", "32768K", "2M" or plain bytes, as sysfs writes cache sizes (0 when unreadable).
-inline std::size_t parse_cache_size(const std::string& text) {
-  std::size_t value = 0, k = 0;
-  while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])))
-    value = value * 10 + static_cast<std::size_t>(text[k++] - '0');
-  if (k < text.size() && (text[k] == 'K' || text[k] == 'k')) value *= 1024;
-  if (k < text.size() && (text[k] == 'M' || text[k] == 'm')) value *= 1024 * 1024;
+inline std::size_t parse_cache_size(const char* text) {
+  std::size_t value = 0;
+  for (; std::isdigit(static_cast<unsigned char>(*text)); ++text)
+    value = value * 10 + static_cast<std::size_t>(*text - '0');
+  if (*text == 'K' || *text == 'k') value *= 1024;
+  if (*text == 'M' || *text == 'm') value *= 1024 * 1024;
   return value;
 }
 
-/// First line of a file ("" when it cannot be read).
-inline std::string read_first_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (in) std::getline(in, line);
-  return line;
+/// The first line of a file into `line` (without its newline; "" when it cannot be read).
+/// C stdio, not iostreams: detecting the machine allocates nothing through operator new, so the
+/// first kernel call that plans a transpose allocates nothing either.
+inline void read_first_line(const char* path, char* line, int size) {
+  line[0] = '\0';
+  if (std::FILE* f = std::fopen(path, "r")) {
+    if (!std::fgets(line, size, f)) line[0] = '\0';
+    std::fclose(f);
+  }
+  line[std::strcspn(line, "\n")] = '\0';
 }
 
 /// The host as it is found now (detect_machine reads; machine() keeps the first answer).
 inline MachineInfo detect_machine() {
   MachineInfo m;
   for (int index = 0; index < 8; ++index) {
-    const std::string dir =
-        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
-    const std::string level = read_first_line(dir + "level");
-    if (level.empty()) break;
-    const std::string type = read_first_line(dir + "type");
-    const std::size_t size = parse_cache_size(read_first_line(dir + "size"));
-    const std::size_t line = parse_cache_size(read_first_line(dir + "coherency_line_size"));
-    if (size == 0 || type == "Instruction") continue;
+    char path[96], level[16], type[32], size[32], line[32];
+    const auto read = [&](const char* field, char* into, int length) {
+      std::snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s", index,
+                    field);
+      read_first_line(path, into, length);
+    };
+    read("level", level, sizeof level);
+    if (level[0] == '\0') break;
+    read("type", type, sizeof type);
+    read("size", size, sizeof size);
+    read("coherency_line_size", line, sizeof line);
+    const std::size_t bytes = parse_cache_size(size), line_bytes = parse_cache_size(line);
+    if (bytes == 0 || std::strcmp(type, "Instruction") == 0) continue;
     m.from_sysfs = true;
-    if (level == "1") m.l1d_bytes = size;
-    if (level == "2") m.l2_bytes = size;
-    if (level == "3") m.l3_bytes = size;
-    if (line > 0) m.line_bytes = line;
+    if (std::strcmp(level, "1") == 0) m.l1d_bytes = bytes;
+    if (std::strcmp(level, "2") == 0) m.l2_bytes = bytes;
+    if (std::strcmp(level, "3") == 0) m.l3_bytes = bytes;
+    if (line_bytes > 0) m.line_bytes = line_bytes;
   }
 #if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL1_DCACHE_SIZE)
   if (!m.from_sysfs) {
@@ -78,17 +87,28 @@ inline MachineInfo detect_machine() {
 #endif
   }
 #endif
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  for (std::string line; cpuinfo && std::getline(cpuinfo, line);) {
-    const std::size_t colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    const std::string key = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
-    if (key == "model name" || key == "Model" || key == "cpu model") {
-      m.cpu = line.substr(line.find_first_not_of(" \t", colon + 1));
+  // "model name : AMD EPYC" (x86), "Model : ..." or "cpu model : ..." elsewhere.
+  if (std::FILE* f = std::fopen("/proc/cpuinfo", "r")) {
+    char text[512];
+    while (std::fgets(text, sizeof text, f)) {
+      char* colon = std::strchr(text, ':');
+      if (!colon) continue;
+      char* key_end = colon;
+      while (key_end > text && (key_end[-1] == ' ' || key_end[-1] == '\t')) --key_end;
+      const std::size_t key = static_cast<std::size_t>(key_end - text);
+      const bool model = (key == 10 && std::strncmp(text, "model name", 10) == 0) ||
+                         (key == 5 && std::strncmp(text, "Model", 5) == 0) ||
+                         (key == 9 && std::strncmp(text, "cpu model", 9) == 0);
+      if (!model) continue;
+      const char* value = colon + 1;
+      while (*value == ' ' || *value == '\t') ++value;
+      std::snprintf(m.cpu, sizeof m.cpu, "%s", value);
+      m.cpu[std::strcspn(m.cpu, "\n")] = '\0';
+      if (m.cpu[0] == '\0') std::snprintf(m.cpu, sizeof m.cpu, "unknown");
       break;
     }
+    std::fclose(f);
   }
-  if (m.cpu.empty()) m.cpu = "unknown";
   return m;
 }
 
