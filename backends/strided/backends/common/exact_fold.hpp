@@ -123,6 +123,9 @@ struct ExactFold {
     double* const errors = block + H;  // a fixed offset: the loops below vectorize
     for (int i = 0; i < n; ++i) products[i] = a[i] * b[i];
     materialize_block(block);  // rounded products: never contracted into what reads them
+    auto& s = sum[0];
+    if (s.add_products(a, b, products, n)) return;
+    // Else as terms: the products and their errors.
     std::int64_t any_unsplit = 0, seen = 0;  // integer reductions: the loop vectorizes
     for (int i = 0; i < n; ++i) {
       const double p = products[i];
@@ -130,7 +133,6 @@ struct ExactFold {
       any_unsplit |= !product_splits(a[i], b[i], p);
       seen |= static_cast<std::int64_t>(bits_of(p)) != static_cast<std::int64_t>(DOUBLE_NEG_ZERO);
     }
-    auto& s = sum[0];
     s.total.flags |= Int::SAW_TERM | (seen ? Int::SAW_NOT_NEG_ZERO : 0u);
     if (any_unsplit) {  // rare: products near underflow or overflow, infinities, NaNs
       for (int k = 0; k < n; ++k) {
