@@ -88,9 +88,9 @@ struct ExactFold {
       if constexpr (IN_PLACE) {
         if (s0[0] == 1) {
           const double* x = get<0>(srcs).ptr + base[0];
-          for (std::size_t i = 0; i < n0; i += EXACT_BLOCK)
+          for (std::size_t i = 0; i < n0; i += EXACT_RUN_BLOCK)
             sum[0].template add_block<true>(
-                x + i, static_cast<int>(n0 - i < EXACT_BLOCK ? n0 - i : EXACT_BLOCK));
+                x + i, static_cast<int>(n0 - i < EXACT_RUN_BLOCK ? n0 - i : EXACT_RUN_BLOCK));
           continue;
         }
       }
@@ -99,10 +99,10 @@ struct ExactFold {
         if (((s0[I] == 1) && ...)) {
           const double* x[] = {(get<I>(srcs).ptr + base[I])...};
           const double* y = sizeof...(Srcs) == 1 ? x[0] : x[sizeof...(Srcs) - 1];
-          for (std::size_t i = 0; i < n0; i += EXACT_BLOCK / 2)
+          for (std::size_t i = 0; i < n0; i += EXACT_RUN_BLOCK)
             products_in_place(
                 x[0] + i, y + i,
-                static_cast<int>(n0 - i < EXACT_BLOCK / 2 ? n0 - i : EXACT_BLOCK / 2));
+                static_cast<int>(n0 - i < EXACT_RUN_BLOCK ? n0 - i : EXACT_RUN_BLOCK));
           continue;
         }
       }
@@ -115,23 +115,33 @@ struct ExactFold {
   }
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-  /// n <= EXACT_BLOCK / 2 products a[i] * b[i] as the block p[0, n), e[0, n) of one exact sum.
+  /// n <= EXACT_RUN_BLOCK products a[i] * b[i], in one pass of the exact sum's add_products, or
+  /// else as blocks p[0, m), e[0, m) of its terms.
   void products_in_place(const double* a, const double* b, int n) {
+    double products[EXACT_RUN_BLOCK];
+    for (int i = 0; i < n; ++i) products[i] = a[i] * b[i];
+    materialize_block(products);  // rounded products: never contracted into what reads them
+    auto& s = sum[0];
+    if (s.add_products(a, b, products, n)) return;
+    constexpr int H = EXACT_BLOCK / 2;
+    for (int at = 0; at < n; at += H)
+      product_terms_in_place(a + at, b + at, products + at, n - at < H ? n - at : H);
+  }
+
+  /// n <= EXACT_BLOCK / 2 products a[i] * b[i] = p[i] + e[i] as the block p[0, n), e[0, n).
+  void product_terms_in_place(const double* a, const double* b, const double* p, int n) {
     constexpr int H = EXACT_BLOCK / 2;
     double block[EXACT_BLOCK];
     double* const products = block;
     double* const errors = block + H;  // a fixed offset: the loops below vectorize
-    for (int i = 0; i < n; ++i) products[i] = a[i] * b[i];
-    materialize_block(block);  // rounded products: never contracted into what reads them
     auto& s = sum[0];
-    if (s.add_products(a, b, products, n)) return;
-    // Else as terms: the products and their errors.
     std::int64_t any_unsplit = 0, seen = 0;  // integer reductions: the loop vectorizes
     for (int i = 0; i < n; ++i) {
-      const double p = products[i];
-      errors[i] = product_error(a[i], b[i], p);
-      any_unsplit |= !product_splits(a[i], b[i], p);
-      seen |= static_cast<std::int64_t>(bits_of(p)) != static_cast<std::int64_t>(DOUBLE_NEG_ZERO);
+      products[i] = p[i];
+      errors[i] = product_error(a[i], b[i], p[i]);
+      any_unsplit |= !product_splits(a[i], b[i], p[i]);
+      seen |=
+          static_cast<std::int64_t>(bits_of(p[i])) != static_cast<std::int64_t>(DOUBLE_NEG_ZERO);
     }
     s.total.flags |= Int::SAW_TERM | (seen ? Int::SAW_NOT_NEG_ZERO : 0u);
     if (any_unsplit) {  // rare: products near underflow or overflow, infinities, NaNs

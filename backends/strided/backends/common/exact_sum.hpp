@@ -34,6 +34,13 @@ namespace strided::detail {
 
 /// Terms per block: a block's largest magnitude places its bins.
 inline constexpr int EXACT_BLOCK = 256;
+/// ... for unit-stride runs read in place, which need no staging: longer blocks on the host, where
+/// each block's setup costs as much as a few dozen terms.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+inline constexpr int EXACT_RUN_BLOCK = EXACT_BLOCK;
+#else
+inline constexpr int EXACT_RUN_BLOCK = 4 * EXACT_BLOCK;
+#endif
 
 /// 2^k as a double, for normal powers (-1022 <= k <= 1023).
 KOKKOS_FORCEINLINE_FUNCTION double power_of_two(int k) {
@@ -101,10 +108,10 @@ struct ExactSum {
   /// The bins of add_products' errors: two more levels, their first boundary this far (plus
   /// WIDTH) under the top, where the largest error's leading bit lies.
   static constexpr int ERROR_SHIFT = 53;
-  /// Blocks between flushes: 16 parts per lane per block, at most 1024 per lane (each below
-  /// 2^(boundary + 40) in magnitude), so that a bin offset by 1.5 * 2^(boundary + 52) stays in
-  /// that binade (see extract).
-  static constexpr int PERIOD = 1024 / (EXACT_BLOCK / LANES);
+  /// Parts a bin takes between flushes (each below 2^(boundary + 40) in magnitude), so that a
+  /// bin offset by 1.5 * 2^(boundary + 52) stays in that binade (see extract).
+  static constexpr int CAPACITY = 1024;
+  static_assert(EXACT_RUN_BLOCK / LANES <= CAPACITY);
   /// Bins for a block whose magnitudes are below 2^top: top in [MIN_TOP, MAX_TOP] keeps every
   /// boundary constant 1.5 * 2^(boundary + 52) a normal double (the errors' lowest too), and the
   /// bins finite.
@@ -119,7 +126,7 @@ struct ExactSum {
   double bin[LEVELS][LANES] = {};
   double error_bin[WIDE ? 2 : 1][LANES] = {};  ///< add_products' errors (wide only)
   int top = NO_TOP;
-  int blocks = 0;
+  int parts = 0;  ///< the most parts any bin took since the last flush
   int retry = 0;  ///< blocks left that skip the first try
   std::conditional_t<(Depth > 0), ExactSum<Int, (Depth > 0 ? Depth - 1 : 0)>, NoCascade> below;
 
@@ -138,10 +145,10 @@ struct ExactSum {
           error_bin[j][l] = 0;
         }
     top = NO_TOP;
-    blocks = 0;
+    parts = 0;
   }
 
-  /// Adds x[0, n) exactly (n <= EXACT_BLOCK). Track: x are the terms themselves (not parts of
+  /// Adds x[0, n) exactly (n <= EXACT_RUN_BLOCK). Track: x are the terms themselves (not parts of
   /// products), so they decide the sign of an exact zero.
   ///
   /// One pass over the block: it splits into the current bins (copies, in registers) while
@@ -152,7 +159,8 @@ struct ExactSum {
   template <bool Track>
   KOKKOS_INLINE_FUNCTION void add_block(const double* x, int n) {
     if (n <= 0) return;
-    if (blocks >= PERIOD) flush_keeping_top();
+    const int incoming = (n + LANES - 1) / LANES;
+    if (parts + incoming > CAPACITY) flush_keeping_top();
     if (top == NO_TOP) top = top_of(x, n);
     bool all_zero = false, left = false;
     int block_top;
@@ -184,12 +192,12 @@ struct ExactSum {
       flush_keeping_top();  // smaller data from now on: the next bins sit lower
       top = block_top;
     }
-    ++blocks;
+    parts += incoming;
   }
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
   /// Adds the exact products a[i] * b[i] = p[i] + e[i], p[i] = fl(a[i] * b[i]) (rounded by the
-  /// caller, never contracted), e[i] its error, for i < n <= EXACT_BLOCK / 2, in one vectorized
+  /// caller, never contracted), e[i] its error, for i < n <= EXACT_RUN_BLOCK, in one vectorized
   /// pass: p to the top two levels, e to the two error bins below. Returns false, having added
   /// nothing, when that is not exact for every product (one that does not split, a magnitude
   /// above the bins' top, bits below the last boundaries: products 28 binades or more under the
@@ -201,47 +209,59 @@ struct ExactSum {
       --retry;
       return false;
     }
-    if (blocks >= PERIOD) flush_keeping_top();
+    const int incoming = (n + LANES - 1) / LANES;
+    if (parts + incoming > CAPACITY) flush_keeping_top();
     if (top == NO_TOP) top = top_of(p, n);
     if (top > MAX_TOP) return false;
-    const int t = top;
-    const double c0 = boundary_constant(t - WIDTH), c1 = boundary_constant(t - 2 * WIDTH);
-    const double d0 = boundary_constant(t - ERROR_SHIFT - WIDTH),
-                 d1 = boundary_constant(t - ERROR_SHIFT - 2 * WIDTH);
-    double p0[LANES], p1[LANES], e0[LANES], e1[LANES];
-    for (int l = 0; l < LANES; ++l) {
-      p0[l] = bin[0][l] + c0;
-      p1[l] = bin[1][l] + c1;
-      e0[l] = error_bin[0][l] + d0;
-      e1[l] = error_bin[1][l] + d1;
-    }
     // Integer lane flags (the loop vectorizes): the largest |p|, whatever is not exact, and
     // (with a fused multiply-add) the least |p| - 1, which is -1 after a zero product.
-    std::int64_t largest[LANES] = {}, odd[LANES] = {}, least[LANES];
-    for (int l = 0; l < LANES; ++l) least[l] = std::numeric_limits<std::int64_t>::max();
-    const auto one = [&](int i, int l) {
-      const double pv = p[i], av = a[i], bv = b[i];
-      double e = product_error(av, bv, pv), v = pv;
-      keep_largest(largest[l], bits_of(pv));
-      extract(v, p0[l]);
-      extract(v, p1[l]);
-      extract(e, e0[l]);
-      extract(e, e1[l]);
-      odd[l] |= static_cast<std::int64_t>(bits_of(v) | bits_of(e));
-      if constexpr (FUSED_PRODUCT_ERROR) {
-        const auto m = static_cast<std::int64_t>(bits_of(pv) & DOUBLE_MAGNITUDE) - 1;
-        least[l] = m < least[l] ? m : least[l];
-      } else {
-        odd[l] |= static_cast<std::int64_t>(!product_splits(av, bv, pv));
-      }
-    };
-    int i = 0;
-    for (; i + LANES <= n; i += LANES)
-      for (int l = 0; l < LANES; ++l) one(i + l, l);
-    for (int l = 0; i + l < n; ++l) one(i + l, l);
+    std::int64_t largest[LANES], odd[LANES], least[LANES];
+    double p0[LANES], p1[LANES], e0[LANES], e1[LANES];
+    double c0, c1, d0, d1;
     bool zero;
-    const int block_top = top_of(largest, zero);
-    if (block_top > t) return false;  // also infinities and NaNs
+    int block_top;
+    for (int attempt = 0;; ++attempt) {  // a second time below a new top (data growing)
+      const int t = top;
+      c0 = boundary_constant(t - WIDTH);
+      c1 = boundary_constant(t - 2 * WIDTH);
+      d0 = boundary_constant(t - ERROR_SHIFT - WIDTH);
+      d1 = boundary_constant(t - ERROR_SHIFT - 2 * WIDTH);
+      for (int l = 0; l < LANES; ++l) {
+        p0[l] = bin[0][l] + c0;
+        p1[l] = bin[1][l] + c1;
+        e0[l] = error_bin[0][l] + d0;
+        e1[l] = error_bin[1][l] + d1;
+      }
+      for (int l = 0; l < LANES; ++l) {
+        largest[l] = odd[l] = 0;
+        least[l] = std::numeric_limits<std::int64_t>::max();
+      }
+      const auto one = [&](int i, int l) {
+        const double pv = p[i], av = a[i], bv = b[i];
+        double e = product_error(av, bv, pv), v = pv;
+        keep_largest(largest[l], bits_of(pv));
+        extract(v, p0[l]);
+        extract(v, p1[l]);
+        extract(e, e0[l]);
+        extract(e, e1[l]);
+        odd[l] |= static_cast<std::int64_t>(bits_of(v) | bits_of(e));
+        if constexpr (FUSED_PRODUCT_ERROR) {
+          const auto m = static_cast<std::int64_t>(bits_of(pv) & DOUBLE_MAGNITUDE) - 1;
+          least[l] = m < least[l] ? m : least[l];
+        } else {
+          odd[l] |= static_cast<std::int64_t>(!product_splits(av, bv, pv));
+        }
+      };
+      int i = 0;
+      for (; i + LANES <= n; i += LANES)
+        for (int l = 0; l < LANES; ++l) one(i + l, l);
+      for (int l = 0; i + l < n; ++l) one(i + l, l);
+      block_top = top_of(largest, zero);
+      if (block_top <= t) break;
+      if (attempt > 0 || block_top > MAX_TOP) return false;  // also infinities and NaNs
+      flush();
+      top = block_top;
+    }
     std::int64_t any = 0;
     for (int l = 0; l < LANES; ++l) any |= odd[l];
     if constexpr (FUSED_PRODUCT_ERROR) {
@@ -278,7 +298,7 @@ struct ExactSum {
       flush_keeping_top();
       top = block_top;
     }
-    ++blocks;
+    parts += incoming;
     return true;
   }
 #endif
@@ -344,7 +364,8 @@ struct ExactSum {
     // of integers for the flags: a bool accumulator would keep the loop scalar.
     double local[L][LANES];
     std::int64_t largest[LANES] = {}, residue[LANES] = {};
-    split_terms<L, false>(x, n, c, local, largest, residue, nullptr);
+    init_local<L>(c, local);
+    split_terms<L, false>(x, n, local, largest, residue, nullptr);
     const int block_top = top_of(largest, all_zero);
     if (block_top > t) return block_top;
     std::int64_t any = 0;
@@ -354,14 +375,18 @@ struct ExactSum {
       if constexpr (L < LEVELS) {
         left = true;
         return block_top;
-      } else {  // split again from the same bins, keeping them
-        double rest[EXACT_BLOCK];
-        split_terms<L, true>(x, n, c, local, largest, residue, rest);
-        if constexpr (Depth > 0) {
-          below.template add_block<false>(rest, n);
-        } else {
-          for (int k = 0; k < n; ++k)
-            if (rest[k] != 0) total.add(rest[k]);
+      } else {  // split again from the same bins, keeping them, a staged block at a time
+        init_local<L>(c, local);
+        for (int at = 0; at < n; at += EXACT_BLOCK) {
+          const int m = n - at < EXACT_BLOCK ? n - at : EXACT_BLOCK;
+          double rest[EXACT_BLOCK];
+          split_terms<L, true>(x + at, m, local, largest, residue, rest);
+          if constexpr (Depth > 0) {
+            below.template add_block<false>(rest, m);
+          } else {
+            for (int k = 0; k < m; ++k)
+              if (rest[k] != 0) total.add(rest[k]);
+          }
         }
       }
     }
@@ -370,14 +395,19 @@ struct ExactSum {
     return block_top;
   }
 
-  /// One pass of split_block from the bins: local holds them offset by c (see extract); Rest:
-  /// also keeps each term's residue below the last boundary.
-  template <int L, bool Rest>
-  KOKKOS_INLINE_FUNCTION void split_terms(const double* x, int n, const double* c,
-                                          double (&local)[L][LANES], std::int64_t (&largest)[LANES],
-                                          std::int64_t (&residue)[LANES], double* rest) const {
+  /// local: the bins offset by c (see extract).
+  template <int L>
+  KOKKOS_INLINE_FUNCTION void init_local(const double* c, double (&local)[L][LANES]) const {
     for (int j = 0; j < L; ++j)
       for (int l = 0; l < LANES; ++l) local[j][l] = bin[j][l] + c[j];
+  }
+
+  /// One pass of split_block into local; Rest: also keeps each term's residue below the last
+  /// boundary.
+  template <int L, bool Rest>
+  KOKKOS_INLINE_FUNCTION static void split_terms(const double* x, int n, double (&local)[L][LANES],
+                                                 std::int64_t (&largest)[LANES],
+                                                 std::int64_t (&residue)[LANES], double* rest) {
     const auto one = [&](int at, int l) {
       keep_largest(largest[l], bits_of(x[at]));
       double v = x[at];
