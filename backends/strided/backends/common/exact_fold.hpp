@@ -100,9 +100,7 @@ struct ExactFold {
           const double* x[] = {(get<I>(srcs).ptr + base[I])...};
           const double* y = sizeof...(Srcs) == 1 ? x[0] : x[sizeof...(Srcs) - 1];
           for (std::size_t i = 0; i < n0; i += EXACT_RUN_BLOCK)
-            products_in_place(
-                x[0] + i, y + i,
-                static_cast<int>(n0 - i < EXACT_RUN_BLOCK ? n0 - i : EXACT_RUN_BLOCK));
+            products_in_place(x[0] + i, y + i, n0 - i);
           continue;
         }
       }
@@ -115,14 +113,18 @@ struct ExactFold {
   }
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-  /// n <= EXACT_RUN_BLOCK products a[i] * b[i], in one pass of the exact sum's add_products, or
-  /// else as blocks p[0, m), e[0, m) of its terms.
-  void products_in_place(const double* a, const double* b, int n) {
+  /// The first n = min(left, EXACT_RUN_BLOCK) of the `left` products a[i] * b[i] of a run, in
+  /// one pass of the exact sum's add_products (which prefetches the next block's), or else as
+  /// blocks p[0, m), e[0, m) of its terms.
+  void products_in_place(const double* a, const double* b, std::size_t left) {
+    constexpr std::size_t B = EXACT_RUN_BLOCK;
+    const int n = static_cast<int>(left < B ? left : B);
+    const int ahead = static_cast<int>(left - n < B ? left - n : B);
     double products[EXACT_RUN_BLOCK];
     for (int i = 0; i < n; ++i) products[i] = a[i] * b[i];
     materialize_block(products);  // rounded products: never contracted into what reads them
     auto& s = sum[0];
-    if (s.add_products(a, b, products, n)) return;
+    if (s.add_products(a, b, products, n, ahead)) return;
     constexpr int H = EXACT_BLOCK / 2;
     for (int at = 0; at < n; at += H)
       product_terms_in_place(a + at, b + at, products + at, n - at < H ? n - at : H);

@@ -201,8 +201,9 @@ struct ExactSum {
   /// pass: p to the top two levels, e to the two error bins below. Returns false, having added
   /// nothing, when that is not exact for every product (one that does not split, a magnitude
   /// above the bins' top, bits below the last boundaries: products 28 binades or more under the
-  /// block's largest): then the caller adds the block as terms. Host code.
-  bool add_products(const double* a, const double* b, const double* p, int n) {
+  /// block's largest): then the caller adds the block as terms. a[n, n + ahead) and
+  /// b[n, n + ahead) exist: the next block's operands, which the pass prefetches. Host code.
+  bool add_products(const double* a, const double* b, const double* p, int n, int ahead = 0) {
     static_assert(WIDE, "strided: add_products takes products of doubles");
     if (n <= 0) return true;
     if (retry > 0) {
@@ -253,8 +254,19 @@ struct ExactSum {
         }
       };
       int i = 0;
-      for (; i + LANES <= n; i += LANES)
+      for (; i + LANES <= n; i += LANES) {
         for (int l = 0; l < LANES; ++l) one(i + l, l);
+#if defined(__GNUC__) || defined(__clang__)
+        // The next block's operands (ahead of them in memory): requested while this one's
+        // arithmetic runs, so that their loads overlap it.
+        if (i + LANES <= ahead) {
+          __builtin_prefetch(a + n + i);
+          __builtin_prefetch(b + n + i);
+          __builtin_prefetch(a + n + i + LANES / 2);
+          __builtin_prefetch(b + n + i + LANES / 2);
+        }
+#endif
+      }
       for (int l = 0; i + l < n; ++l) one(i + l, l);
       block_top = top_of(largest, zero);
       if (block_top <= t) break;
