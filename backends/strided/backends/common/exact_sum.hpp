@@ -103,7 +103,8 @@ struct ExactSum {
   /// nine): enough unless some term lies 28 binades or more under the block's largest. Products
   /// of doubles, whose error parts always reach lower, take every level (or add_products).
   static constexpr int FIRST_TRY = WIDE ? LEVELS : 2;
-  /// After a block that needed more than its first try, this many take the full path at once.
+  /// After a block that needed more than its first try, this many take the full path at once
+  /// (for products of doubles: the general path instead of add_products).
   static constexpr int RETRY = 16;
   /// The bins of add_products' errors: two more levels, their first boundary this far (plus
   /// WIDTH) under the top, where the largest error's leading bit lies.
@@ -164,10 +165,14 @@ struct ExactSum {
     if (top == NO_TOP) top = top_of(x, n);
     bool all_zero = false, left = false;
     int block_top;
-    if (FIRST_TRY < LEVELS && retry == 0) {
-      block_top = split_block<FIRST_TRY>(x, n, all_zero, left);
+    if constexpr (FIRST_TRY < LEVELS) {
+      if (retry == 0) {
+        block_top = split_block<FIRST_TRY>(x, n, all_zero, left);
+      } else {
+        --retry;
+        block_top = split_block<LEVELS>(x, n, all_zero, left);
+      }
     } else {
-      retry -= retry > 0;
       block_top = split_block<LEVELS>(x, n, all_zero, left);
     }
     if constexpr (Track) {
@@ -213,7 +218,6 @@ struct ExactSum {
     const int incoming = (n + LANES - 1) / LANES;
     if (parts + incoming > CAPACITY) flush_keeping_top();
     if (top == NO_TOP) top = top_of(p, n);
-    if (top > MAX_TOP) return false;
     // Integer lane flags (the loop vectorizes): the largest |p|, whatever is not exact, and
     // (with a fused multiply-add) the least |p| - 1, which is -1 after a zero product.
     std::int64_t largest[LANES], odd[LANES], least[LANES];
@@ -222,7 +226,7 @@ struct ExactSum {
     bool zero;
     int block_top;
     for (int attempt = 0;; ++attempt) {  // a second time below a new top (data growing)
-      const int t = top;
+      const int t = top > MAX_TOP ? MAX_TOP : top;
       c0 = boundary_constant(t - WIDTH);
       c1 = boundary_constant(t - 2 * WIDTH);
       d0 = boundary_constant(t - ERROR_SHIFT - WIDTH);
