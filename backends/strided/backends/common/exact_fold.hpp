@@ -114,36 +114,41 @@ struct ExactFold {
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
   /// The first n = min(left, EXACT_RUN_BLOCK) of the `left` products a[i] * b[i] of a run, in
-  /// one pass of the exact sum's add_products (which prefetches the next block's), or else as
-  /// blocks p[0, m), e[0, m) of its terms.
+  /// one pass of the exact sum's add_products (which prefetches the next block's), or else (that
+  /// pass refused them, or refused recent blocks) as blocks p[0, m), e[0, m) of its terms.
   void products_in_place(const double* a, const double* b, std::size_t left) {
     constexpr std::size_t B = EXACT_RUN_BLOCK;
     const int n = static_cast<int>(left < B ? left : B);
     const int ahead = static_cast<int>(left - n < B ? left - n : B);
-    double products[EXACT_RUN_BLOCK];
-    for (int i = 0; i < n; ++i) products[i] = a[i] * b[i];
-    materialize_block(products);  // rounded products: never contracted into what reads them
     auto& s = sum[0];
-    if (s.add_products(a, b, products, n, ahead)) return;
+    if (s.products_first()) {
+      double products[EXACT_RUN_BLOCK];
+      for (int i = 0; i < n; ++i) products[i] = a[i] * b[i];
+      materialize_block(products);  // rounded products: never contracted into what reads them
+      if (s.add_products(a, b, products, n, ahead)) return;
+    }
+    // Short blocks, each multiplied just before its terms are split: the loads from memory
+    // interleave with the arithmetic, and the hardware's prefetch keeps streaming.
     constexpr int H = EXACT_BLOCK / 2;
     for (int at = 0; at < n; at += H)
-      product_terms_in_place(a + at, b + at, products + at, n - at < H ? n - at : H);
+      product_terms_in_place(a + at, b + at, n - at < H ? n - at : H);
   }
 
-  /// n <= EXACT_BLOCK / 2 products a[i] * b[i] = p[i] + e[i] as the block p[0, n), e[0, n).
-  void product_terms_in_place(const double* a, const double* b, const double* p, int n) {
+  /// n <= EXACT_BLOCK / 2 products a[i] * b[i] as the block p[0, n), e[0, n) of one exact sum.
+  void product_terms_in_place(const double* a, const double* b, int n) {
     constexpr int H = EXACT_BLOCK / 2;
     double block[EXACT_BLOCK];
     double* const products = block;
     double* const errors = block + H;  // a fixed offset: the loops below vectorize
+    for (int i = 0; i < n; ++i) products[i] = a[i] * b[i];
+    materialize_block(block);  // rounded products: never contracted into what reads them
     auto& s = sum[0];
     std::int64_t any_unsplit = 0, seen = 0;  // integer reductions: the loop vectorizes
     for (int i = 0; i < n; ++i) {
-      products[i] = p[i];
-      errors[i] = product_error(a[i], b[i], p[i]);
-      any_unsplit |= !product_splits(a[i], b[i], p[i]);
-      seen |=
-          static_cast<std::int64_t>(bits_of(p[i])) != static_cast<std::int64_t>(DOUBLE_NEG_ZERO);
+      const double p = products[i];
+      errors[i] = product_error(a[i], b[i], p);
+      any_unsplit |= !product_splits(a[i], b[i], p);
+      seen |= static_cast<std::int64_t>(bits_of(p)) != static_cast<std::int64_t>(DOUBLE_NEG_ZERO);
     }
     s.total.flags |= Int::SAW_TERM | (seen ? Int::SAW_NOT_NEG_ZERO : 0u);
     if (any_unsplit) {  // rare: products near underflow or overflow, infinities, NaNs

@@ -9,7 +9,7 @@
 // digit updates; most blocks of data instead go through floating-point bins per lane, where
 // every addition is exact by construction (the ReproBLAS extraction, kept exact): each term
 // splits into parts on fixed 40-bit boundaries below the block's largest magnitude, each part a
-// multiple of its boundary, and a bin offset by 1.5 * 2^(boundary + 52) takes 1024 of them
+// multiple of its boundary, and a bin offset by 1.5 * 2^(boundary + 52) takes 2047 of them
 // without rounding, three additions a part. A block of values first tries the top two levels,
 // and takes every level (three; four for the parts of products of doubles) only when some term
 // reaches below them; what lies below the last boundary goes to a further set of bins, then to
@@ -104,14 +104,16 @@ struct ExactSum {
   /// of doubles, whose error parts always reach lower, take every level (or add_products).
   static constexpr int FIRST_TRY = WIDE ? LEVELS : 2;
   /// After a block that needed more than its first try, this many take the full path at once
-  /// (for products of doubles: the general path instead of add_products).
-  static constexpr int RETRY = 16;
+  /// (for products of doubles: the general path instead of add_products); twice as many after
+  /// each further miss in a row, up to MAX_RETRY.
+  static constexpr int RETRY = 16, MAX_RETRY = 256;
   /// The bins of add_products' errors: two more levels, their first boundary this far (plus
   /// WIDTH) under the top, where the largest error's leading bit lies.
   static constexpr int ERROR_SHIFT = 53;
-  /// Parts a bin takes between flushes (each below 2^(boundary + 40) in magnitude), so that a
-  /// bin offset by 1.5 * 2^(boundary + 52) stays in that binade (see extract).
-  static constexpr int CAPACITY = 1024;
+  /// Parts a bin takes between flushes: each at most 2^(boundary + 40) in magnitude, 2047 of
+  /// them stay below 2^(boundary + 51), so a bin offset by 1.5 * 2^(boundary + 52) stays in that
+  /// binade (see extract).
+  static constexpr int CAPACITY = 2047;
   static_assert(EXACT_RUN_BLOCK / LANES <= CAPACITY);
   /// Bins for a block whose magnitudes are below 2^top: top in [MIN_TOP, MAX_TOP] keeps every
   /// boundary constant 1.5 * 2^(boundary + 52) a normal double (the errors' lowest too), and the
@@ -127,8 +129,9 @@ struct ExactSum {
   double bin[LEVELS][LANES] = {};
   double error_bin[WIDE ? 2 : 1][LANES] = {};  ///< add_products' errors (wide only)
   int top = NO_TOP;
-  int parts = 0;  ///< the most parts any bin took since the last flush
-  int retry = 0;  ///< blocks left that skip the first try
+  int parts = 0;             ///< the most parts any bin took since the last flush
+  int retry = 0;             ///< blocks left that skip the first try
+  int retry_length = RETRY;  ///< ... after the next miss
   std::conditional_t<(Depth > 0), ExactSum<Int, (Depth > 0 ? Depth - 1 : 0)>, NoCascade> below;
 
   /// Adds the bins to the integer and empties them.
@@ -168,6 +171,7 @@ struct ExactSum {
     if constexpr (FIRST_TRY < LEVELS) {
       if (retry == 0) {
         block_top = split_block<FIRST_TRY>(x, n, all_zero, left);
+        if (!left && block_top <= top) retry_length = RETRY;
       } else {
         --retry;
         block_top = split_block<LEVELS>(x, n, all_zero, left);
@@ -190,7 +194,7 @@ struct ExactSum {
       top = block_top;
       split_block<LEVELS>(x, n, all_zero, left);
     } else if (left) {  // bits below the first try's levels: every level, for a while
-      retry = RETRY;
+      missed_first_try();
       split_block<LEVELS>(x, n, all_zero, left);
     }
     if (block_top < top - REFRESH) {
@@ -198,6 +202,13 @@ struct ExactSum {
       top = block_top;
     }
     parts += incoming;
+  }
+
+  /// Whether the next block of products should try add_products (not after a recent miss).
+  KOKKOS_INLINE_FUNCTION bool products_first() {
+    if (retry == 0) return true;
+    --retry;
+    return false;
   }
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
@@ -211,10 +222,6 @@ struct ExactSum {
   bool add_products(const double* a, const double* b, const double* p, int n, int ahead = 0) {
     static_assert(WIDE, "strided: add_products takes products of doubles");
     if (n <= 0) return true;
-    if (retry > 0) {
-      --retry;
-      return false;
-    }
     const int incoming = (n + LANES - 1) / LANES;
     if (parts + incoming > CAPACITY) flush_keeping_top();
     if (top == NO_TOP) top = top_of(p, n);
@@ -297,9 +304,10 @@ struct ExactSum {
       }
     }
     if (any) {
-      retry = RETRY;
+      missed_first_try();
       return false;
     }
+    retry_length = RETRY;
     for (int l = 0; l < LANES; ++l) {
       bin[0][l] = p0[l] - c0;
       bin[1][l] = p1[l] - c1;
@@ -328,6 +336,10 @@ struct ExactSum {
   }
 
  private:
+  KOKKOS_INLINE_FUNCTION void missed_first_try() {
+    retry = retry_length;
+    retry_length = 2 * retry_length < MAX_RETRY ? 2 * retry_length : MAX_RETRY;
+  }
   KOKKOS_INLINE_FUNCTION void flush_keeping_top() {
     const int keep = top;
     flush();
@@ -381,29 +393,27 @@ struct ExactSum {
     // of integers for the flags: a bool accumulator would keep the loop scalar.
     double local[L][LANES];
     std::int64_t largest[LANES] = {}, residue[LANES] = {};
+    // With every level, what lies below the last one, for the bins below.
+    double rest[L == LEVELS ? EXACT_RUN_BLOCK : 1];
     init_local<L>(c, local);
-    split_terms<L, false>(x, n, local, largest, residue, nullptr);
+    split_terms<L, L == LEVELS>(x, n, local, largest, residue, rest);
     const int block_top = top_of(largest, all_zero);
     if (block_top > t) return block_top;
     std::int64_t any = 0;
     for (int l = 0; l < LANES; ++l) any |= residue[l];
     left = false;
-    if (any) {  // bits below the last boundary
-      if constexpr (L < LEVELS) {
+    if constexpr (L < LEVELS) {
+      if (any) {
         left = true;
         return block_top;
-      } else {  // split again from the same bins, keeping them, a staged block at a time
-        init_local<L>(c, local);
-        for (int at = 0; at < n; at += EXACT_BLOCK) {
-          const int m = n - at < EXACT_BLOCK ? n - at : EXACT_BLOCK;
-          double rest[EXACT_BLOCK];
-          split_terms<L, true>(x + at, m, local, largest, residue, rest);
-          if constexpr (Depth > 0) {
-            below.template add_block<false>(rest, m);
-          } else {
-            for (int k = 0; k < m; ++k)
-              if (rest[k] != 0) total.add(rest[k]);
-          }
+      }
+    } else {
+      if (any) {
+        if constexpr (Depth > 0) {
+          below.template add_block<false>(rest, n);
+        } else {
+          for (int k = 0; k < n; ++k)
+            if (rest[k] != 0) total.add(rest[k]);
         }
       }
     }
