@@ -215,9 +215,10 @@ struct ExactSum {
   /// Adds the exact products a[i] * b[i] = p[i] + e[i], p[i] = fl(a[i] * b[i]) (rounded by the
   /// caller, never contracted), e[i] its error, for i < n <= EXACT_RUN_BLOCK, in one vectorized
   /// pass: p to the top two levels, e to the two error bins below. Returns false, having added
-  /// nothing, when that is not exact for every product (one that does not split, a magnitude
-  /// above the bins' top, bits below the last boundaries: products 28 binades or more under the
-  /// block's largest): then the caller adds the block as terms. a[n, n + ahead) and
+  /// nothing, when that is not exact for every product (one that does not split or lies near
+  /// the overflow threshold, bits below the last boundaries: products 28 binades or more under
+  /// the block's largest): then the caller adds the block as terms. A block above the bins' top
+  /// flushes them and tries again below its own. a[n, n + ahead) and
   /// b[n, n + ahead) exist: the next block's operands, which the pass prefetches. Host code.
   bool add_products(const double* a, const double* b, const double* p, int n, int ahead = 0) {
     static_assert(WIDE, "strided: add_products takes products of doubles");
