@@ -111,6 +111,75 @@ TYPED_TEST(ExactTest, DoublesMatchTheOracleOnManyLayouts) {
   }
 }
 
+/// Contiguous runs long enough for the in-place paths' blocks (1024 terms on the host), with data
+/// that sends blocks down each of them: whose exact sum is the products' rounding errors (or a
+/// few terms far below the rest), growing or shrinking magnitudes, products lost to underflow
+/// among ordinary ones, zeros of both signs. Each against the oracle.
+TYPED_TEST(ExactTest, LongRunsTakeEveryInPlacePathExactly) {
+  const TypeParam exec;
+  std::mt19937_64 rng(23);
+  const auto value = [&](int lo, int hi) {  // +-[1, 2) * 2^[lo, hi]
+    const double sign = rng() % 2 ? -1.0 : 1.0;
+    return sign * std::ldexp(1.0 + strided_test::random_unit(rng), lo + int(rng() % (hi - lo + 1)));
+  };
+  const auto check = [&](const char* what, const std::vector<double>& x,
+                         const std::vector<double>& y) {
+    SCOPED_TRACE(::testing::Message() << what << ", " << x.size() << " elements");
+    auto a = strided::StridedArray<double>::row_major({x.size()});
+    auto b = strided::StridedArray<double>::row_major({x.size()});
+    std::copy(x.begin(), x.end(), a.data());
+    std::copy(y.begin(), y.end(), b.data());
+    const double sum = strided::sum(exec, a.view(), strided::exact);
+    EXPECT_TRUE(same_result(sum, oracle_sum<double>(x))) << sum;
+    const double dot = strided::dot(exec, a.view(), b.view(), strided::exact);
+    EXPECT_TRUE(same_result(dot, oracle_sum<double>(x, &y))) << dot;
+    const double squares = strided::sum_squares(exec, a.view(), strided::exact);
+    EXPECT_TRUE(same_result(squares, oracle_sum<double>(x, &x))) << squares;
+  };
+  for (const std::size_t n : {1023, 1024, 1025, 3000, 20011}) {
+    std::vector<double> x(n), y(n);
+    // Cancelling pairs (X, Y), (-X, Y) around pairs (a, b), (fl(a b), -1), whose sum is the
+    // errors of fl(a b), and a few small values for the sum: `spread` binades under the rest.
+    for (const int spread : {0, 20, 30, 60, 110, 200}) {
+      for (std::size_t i = 0; i + 1 < n; i += 2) {
+        x[i] = value(-2, 2);
+        y[i] = value(-2, 2);
+        x[i + 1] = -x[i];
+        y[i + 1] = y[i];
+      }
+      if (n % 2) x[n - 1] = y[n - 1] = 0;
+      for (int k = 0; k < 3; ++k) {
+        const std::size_t i = 2 * (rng() % (n / 2));
+        x[i] = value(-spread - 1, -spread);
+        y[i] = value(-1, 0);
+        x[i + 1] = x[i] * y[i];
+        y[i + 1] = -1.0;
+      }
+      check("product errors", x, y);
+      for (int k = 0; k < 3; ++k) x[rng() % n] = value(-spread - 1, -spread);
+      check("far terms", x, y);
+    }
+    for (std::size_t i = 0; i < n; ++i) {  // growing, then shrinking
+      x[i] = value(int(i % 700) - 350, int(i % 700) - 350);
+      y[i] = value(-int(i / 100), -int(i / 100));
+    }
+    check("growing", x, y);
+    for (std::size_t i = 0; i < n; ++i) {  // products lost to underflow, and zeros
+      x[i] = rng() % 4 ? value(-5, 5) : rng() % 2 ? 0.0 : -0.0;
+      y[i] = rng() % 50 ? value(-5, 5) : value(-1074 + 60, -1000);
+      if (rng() % 100 == 0) x[i] = value(-600, -540);
+    }
+    check("underflow and zeros", x, y);
+    for (std::size_t i = 0; i < n; ++i) {  // the bins' capacity: every part at its largest
+      x[i] = std::nextafter(0x1p20, 0.0);
+      y[i] = std::nextafter(0x1p10, 0.0);
+    }
+    check("largest parts", x, y);
+    for (std::size_t i = 0; i < n; ++i) x[i] = y[i] = -0.0;
+    check("negative zeros", x, y);
+  }
+}
+
 TYPED_TEST(ExactTest, ExactZerosSignsAndRounding) {
   const TypeParam exec;
   const auto sum_of = [&](std::vector<double> v) {

@@ -88,9 +88,9 @@ struct ExactFold {
       if constexpr (IN_PLACE) {
         if (s0[0] == 1) {
           const double* x = get<0>(srcs).ptr + base[0];
-          for (std::size_t i = 0; i < n0; i += EXACT_BLOCK)
+          for (std::size_t i = 0; i < n0; i += EXACT_RUN_BLOCK)
             sum[0].template add_block<true>(
-                x + i, static_cast<int>(n0 - i < EXACT_BLOCK ? n0 - i : EXACT_BLOCK));
+                x + i, static_cast<int>(n0 - i < EXACT_RUN_BLOCK ? n0 - i : EXACT_RUN_BLOCK));
           continue;
         }
       }
@@ -99,10 +99,8 @@ struct ExactFold {
         if (((s0[I] == 1) && ...)) {
           const double* x[] = {(get<I>(srcs).ptr + base[I])...};
           const double* y = sizeof...(Srcs) == 1 ? x[0] : x[sizeof...(Srcs) - 1];
-          for (std::size_t i = 0; i < n0; i += EXACT_BLOCK / 2)
-            products_in_place(
-                x[0] + i, y + i,
-                static_cast<int>(n0 - i < EXACT_BLOCK / 2 ? n0 - i : EXACT_BLOCK / 2));
+          for (std::size_t i = 0; i < n0; i += EXACT_RUN_BLOCK)
+            products_in_place(x[0] + i, y + i, n0 - i);
           continue;
         }
       }
@@ -115,14 +113,36 @@ struct ExactFold {
   }
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  /// The first n = min(left, EXACT_RUN_BLOCK) of the `left` products a[i] * b[i] of a run, in
+  /// one pass of the exact sum's add_products (which prefetches the next block's), or else (that
+  /// pass refused them, or refused recent blocks) as blocks p[0, m), e[0, m) of its terms.
+  void products_in_place(const double* a, const double* b, std::size_t left) {
+    constexpr std::size_t B = EXACT_RUN_BLOCK;
+    const int n = static_cast<int>(left < B ? left : B);
+    const int ahead = static_cast<int>(left - n < B ? left - n : B);
+    auto& s = sum[0];
+    if (s.products_first()) {
+      double products[EXACT_RUN_BLOCK];
+      for (int i = 0; i < n; ++i) products[i] = a[i] * b[i];
+      materialize_block(products);  // rounded products: never contracted into what reads them
+      if (s.add_products(a, b, products, n, ahead)) return;
+    }
+    // Short blocks, each multiplied just before its terms are split: the loads from memory
+    // interleave with the arithmetic, and the hardware's prefetch keeps streaming.
+    constexpr int H = EXACT_BLOCK / 2;
+    for (int at = 0; at < n; at += H)
+      product_terms_in_place(a + at, b + at, n - at < H ? n - at : H);
+  }
+
   /// n <= EXACT_BLOCK / 2 products a[i] * b[i] as the block p[0, n), e[0, n) of one exact sum.
-  void products_in_place(const double* a, const double* b, int n) {
+  void product_terms_in_place(const double* a, const double* b, int n) {
     constexpr int H = EXACT_BLOCK / 2;
     double block[EXACT_BLOCK];
     double* const products = block;
     double* const errors = block + H;  // a fixed offset: the loops below vectorize
     for (int i = 0; i < n; ++i) products[i] = a[i] * b[i];
     materialize_block(block);  // rounded products: never contracted into what reads them
+    auto& s = sum[0];
     std::int64_t any_unsplit = 0, seen = 0;  // integer reductions: the loop vectorizes
     for (int i = 0; i < n; ++i) {
       const double p = products[i];
@@ -130,7 +150,6 @@ struct ExactFold {
       any_unsplit |= !product_splits(a[i], b[i], p);
       seen |= static_cast<std::int64_t>(bits_of(p)) != static_cast<std::int64_t>(DOUBLE_NEG_ZERO);
     }
-    auto& s = sum[0];
     s.total.flags |= Int::SAW_TERM | (seen ? Int::SAW_NOT_NEG_ZERO : 0u);
     if (any_unsplit) {  // rare: products near underflow or overflow, infinities, NaNs
       for (int k = 0; k < n; ++k) {

@@ -46,22 +46,6 @@ KOKKOS_FORCEINLINE_FUNCTION double imag_part(const T& x) {
     return 0.0;
 }
 
-/// e = a * b - p for p = fl(a * b), exact under the conditions of two_product; inlined in loops
-/// that vectorize (p comes from memory: no contraction to undo).
-KOKKOS_FORCEINLINE_FUNCTION double product_error(double a, double b, double p) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-  return __fma_rn(a, b, -p);
-#elif defined(__FP_FAST_FMA) || defined(__FMA__) || defined(__ARM_FEATURE_FMA)
-  return std::fma(a, b, -p);
-#else
-  const double split = 134217729.0;
-  const double ca = split * a, cb = split * b;
-  const double ah = ca - (ca - a), al = a - ah;
-  const double bh = cb - (cb - b), bl = b - bh;
-  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-#endif
-}
-
 /// p = fl(a * b) and e = a * b - p, exact when |p| is in [2^-968, 2^995) (or a * b is 0).
 KOKKOS_FORCEINLINE_FUNCTION void two_product(double a, double b, double& p, double& e) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
@@ -72,19 +56,6 @@ KOKKOS_FORCEINLINE_FUNCTION void two_product(double a, double b, double& p, doub
   p = rounded_real_mul(a, b);
   e = product_error(a, b, p);
 #endif
-}
-
-/// Whether two_product(a, b) is exact and its parts fit the bins (also false for infinities and
-/// NaNs, and for operands Dekker's split would overflow).
-KOKKOS_FORCEINLINE_FUNCTION bool product_splits(double a, double b, double p) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-  const double pm = fabs(p), am = fabs(a), bm = fabs(b);
-#else
-  const double pm = std::fabs(p), am = std::fabs(a), bm = std::fabs(b);
-#endif
-  constexpr double tiny = 0x1p-968, huge = 0x1p995;
-  // Bitwise, not short-circuit: the loops that test every product stay branch-free.
-  return ((pm >= tiny) | (am == 0) | (bm == 0)) & (pm < huge) & (am < huge) & (bm < huge);
 }
 
 /// The accumulator of one real product family: exact products of floats fit the narrow integer.
