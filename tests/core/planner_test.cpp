@@ -761,6 +761,9 @@ TEST(MakePlan, TransposedTileRowsFollowTheL2) {
   EXPECT_EQ(transpose_tile_rows(std::size_t(64) << 10, 1024), 16u);
   EXPECT_EQ(transpose_tile_rows(0, 1024), 16u);
   EXPECT_EQ(transpose_tile_rows(std::size_t(256) << 10, 4096), 16u);
+  // Any row size: a product past 64 bits must not wrap into a fitting one.
+  EXPECT_EQ(transpose_tile_rows(std::size_t(1) << 40, ~std::size_t(0) / 2 + 1), 16u);
+  EXPECT_EQ(transpose_tile_rows(std::size_t(1) << 20, 0), 16u);
   const auto small = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2(256 << 10));
   EXPECT_EQ(blocks_of_plan(small), (Extents{64, 128}));
   expect_visits_match<2>(small, {1000, 1000}, {{1, 1000}, {1000, 1}}, nullptr);
@@ -789,6 +792,11 @@ TEST(MakePlan, StreamedTransposesWalkTilesAlongTheSource) {
   for (int w = 1; w < r.rank; ++w)
     EXPECT_LT(std::abs(r.strides[1][r.walk[w - 1]]), std::abs(r.strides[1][r.walk[w]]));
   expect_visits_match<2>(r, e, s, nullptr);
+  // A reversed source (stride -1 on its unit axis) is walked the same way.
+  const auto reversed = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, -1}}, 8, streamed);
+  ASSERT_EQ(reversed.strategy, Strategy::Transpose);
+  EXPECT_TRUE(reversed.custom_walk);
+  expect_visits_match<2>(reversed, {1000, 1000}, {{1, 1000}, {1000, -1}}, nullptr);
   // Unstreamed outputs, and A + B^T (a source that streams with the destination), keep the
   // plan's order.
   EXPECT_FALSE(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2()).custom_walk);

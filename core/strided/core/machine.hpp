@@ -125,7 +125,8 @@ inline const MachineInfo& machine() {
 inline std::size_t transpose_tile_rows(std::size_t l2_bytes, std::size_t row_bytes) {
   const std::size_t budget = l2_bytes / 2 / 2;  // half the L2, source and destination rows
   std::size_t rows = 16;
-  while (rows < 128 && (rows * 2) * row_bytes <= budget) rows *= 2;
+  // (Divided, not multiplied: row_bytes comes from an option that takes any value.)
+  while (rows < 128 && row_bytes > 0 && rows * 2 <= budget / row_bytes) rows *= 2;
   return rows;
 }
 

@@ -447,17 +447,18 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
 }
 
 /// A streamed transpose's tile walk: tile axes by the |stride| of the source that reads across
-/// (unit stride on axis 1), smallest first. Consecutive tiles then continue that source's rows,
-/// which the hardware prefetchers follow, while each destination line is stored whole by one
-/// non-temporal store whatever the order. Walking in the destination's order instead starts H
-/// new source rows of one tile width per tile (measured on W3 at 1 thread: 1.5x slower).
+/// (unit |stride| on axis 1, as the transpose strategy itself tests), smallest first. Consecutive
+/// tiles then continue that source's rows, which the hardware prefetchers follow, while each
+/// destination line is stored whole by one non-temporal store whatever the order. Walking in the
+/// destination's order instead starts H new source rows of one tile width per tile (measured on W3
+/// at 1 thread: 1.5x slower).
 template <int N>
 void walk_along_source(Plan<N>& p, const PlannerOptions& opt) {
   if (opt.block_override || N < 2) return;
   int source = -1;
   bool mixed = false;  // some source streams along axis 0 with the destination (A + B^T)
   for (int k = 1; k < N; ++k) {
-    if (p.strides[k][1] == 1 && magnitude(p.strides[k][0]) != 1) source = k;
+    if (magnitude(p.strides[k][1]) == 1 && magnitude(p.strides[k][0]) != 1) source = k;
     mixed = mixed || magnitude(p.strides[k][0]) == 1;
   }
   if (source < 0 || mixed) return;
