@@ -15,6 +15,8 @@ namespace strided::detail::labels {
 
 inline const std::string add{"strided::add"};
 inline const std::string axpy{"strided::axpy"};
+inline const std::string contract{"strided::contract"};
+inline const std::string contract_gemm{"strided::contract: GEMM"};
 inline const std::string copy_across{"strided::copy_across"};
 inline const std::string copy_conj{"strided::copy_conj"};
 inline const std::string copy_into{"strided::copy_into"};
