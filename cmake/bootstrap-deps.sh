@@ -3,7 +3,8 @@
 # source package into a cached prefix (Debian's binary Kokkos is Serial-only). Idempotent: every
 # step leaves a stamp keyed on its inputs and is skipped when the stamp matches.
 #
-#   cmake/bootstrap-deps.sh [--deps-dir DIR] [--jobs N] [--no-apt] [--kokkos4 TARBALL] [--cuda4-only]
+#   cmake/bootstrap-deps.sh [--deps-dir DIR] [--jobs N] [--no-apt] [--kokkos4 TARBALL]
+#                           [--kokkos-kernels4 TARBALL] [--cuda4-only]
 #
 # Result: DIR/install/kokkos-openmp   Kokkos Serial+OpenMP and Kokkos Kernels (no ETI)
 #         DIR/install/kokkos-threads  Kokkos Serial+Threads (3.4 allows one host-parallel backend)
@@ -28,6 +29,10 @@
 #         DIR/install/kokkos4-cxx20   Kokkos 4.6.01 Serial+OpenMP, C++20 without deprecated code
 #                                     (Kokkos_ENABLE_DEPRECATED_CODE_4=OFF: the API Kokkos 5 keeps)
 #         DIR/install/kokkos4-tsan    Kokkos 4.6.01 Serial+Threads built with -fsanitize=thread
+# With --kokkos-kernels4 TARBALL too (Kokkos Kernels 4.6.01, checked against its pinned SHA-256;
+# run.sh passes ../shared/deps/kokkos-kernels-4.6.01.tar.gz), a small Kokkos Kernels (BLAS and
+# Batched, no ETI, no tests) in the prefixes of the legs that run the contraction tests:
+#         DIR/install/kokkos4-openmp, kokkos4-threads, kokkos4-cxx20  + Kokkos Kernels 4.6.01
 # No archive host is named here: the deb-src entry is derived from the system's apt sources.
 set -euo pipefail
 
@@ -36,6 +41,7 @@ deps="$here/../.deps"
 jobs=$(nproc)
 use_apt=1
 kokkos4_tarball=
+kk4_tarball=
 cuda4_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -43,6 +49,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --no-apt) use_apt=0; shift ;;
     --kokkos4) kokkos4_tarball=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+    --kokkos-kernels4) kk4_tarball=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
     --cuda4-only) cuda4_only=1; shift ;;
     *) echo "bootstrap-deps: unknown option $1" >&2; exit 2 ;;
   esac
@@ -54,6 +61,7 @@ mkdir -p "$stamps"
 
 TRILINOS_ORIG_SHA256=${TRILINOS_ORIG_SHA256:-0ddb47784ba7b8a6b9a07a4822b33be508feb4ccd54301b2a5d10c9e54524b90}
 KOKKOS4_SHA256=d8a8a5e15331c46b900d3f75d2b62b0b32f067b126a4a75d465224c899765084
+KOKKOSKERNELS4_SHA256=95b9357f37ab3b9c3913c00741acb2501831c28ea8664de67818ae79c69c5908
 log() { printf '[bootstrap-deps] %s\n' "$*" >&2; }
 t0=$(date +%s)
 
@@ -119,10 +127,27 @@ if [ -n "$kokkos4_tarball" ]; then
     k4_keys[$name]=$(key_of "$KOKKOS4_SHA256" "$compiler_id" "${k4_base[@]}" ${k4_args[$name]} "$deps/install/$name")
   done
 fi
+# Kokkos Kernels 4.6.01 (with --kokkos4 and --kokkos-kernels4), installed into the Kokkos 4
+# prefixes named here; keyed on that Kokkos' key, so a rebuilt Kokkos rebuilds it.
+kk4_names=(kokkos4-openmp kokkos4-threads kokkos4-cxx20)
+declare -A kk4_keys
+kk4_common=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_EXTENSIONS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+            -DCMAKE_CXX_COMPILER="$cxx" -DKokkosKernels_ENABLE_ALL_COMPONENTS=OFF
+            -DKokkosKernels_ENABLE_COMPONENT_BLAS=ON -DKokkosKernels_ENABLE_COMPONENT_BATCHED=ON
+            -DKokkosKernels_ADD_DEFAULT_ETI=OFF -DKokkosKernels_ENABLE_TESTS=OFF)
+if [ -n "$kokkos4_tarball" ] && [ -n "$kk4_tarball" ]; then
+  for name in "${kk4_names[@]}"; do
+    kk4_keys[$name]=$(key_of "$KOKKOSKERNELS4_SHA256" "${k4_keys[$name]}" "${kk4_common[@]}")
+  done
+fi
 kokkos4_ready() {
   [ -z "$kokkos4_tarball" ] && return 0
   for name in "${k4_names[@]}"; do
     stamp_ok "$name" "${k4_keys[$name]}" || return 1
+  done
+  [ -z "$kk4_tarball" ] && return 0
+  for name in "${kk4_names[@]}"; do
+    stamp_ok "kokkoskernels4-$name" "${kk4_keys[$name]}" || return 1
   done
 }
 
@@ -286,5 +311,20 @@ if [ -n "$kokkos4_tarball" ] && ! kokkos4_ready; then
     build_install "$name" "${k4_keys[$name]}" "$k4_src" "${k4_base[@]}" ${k4_args[$name]} \
       -DCMAKE_INSTALL_PREFIX="$deps/install/$name"
   done
+  if [ -n "$kk4_tarball" ]; then
+    kk4_src="$deps/src/kokkos-kernels-4.6.01"
+    if ! stamp_ok kokkoskernels4-extract "$KOKKOSKERNELS4_SHA256" || [ ! -f "$kk4_src/CMakeLists.txt" ]; then
+      echo "$KOKKOSKERNELS4_SHA256  $kk4_tarball" | sha256sum -c --quiet ||
+        { log "checksum mismatch for $kk4_tarball"; exit 1; }
+      log "extracting $(basename "$kk4_tarball")"
+      rm -rf "$kk4_src" && mkdir -p "$kk4_src"
+      tar -xzf "$kk4_tarball" -C "$kk4_src" --strip-components=1
+      echo "$KOKKOSKERNELS4_SHA256" >"$stamps/kokkoskernels4-extract"
+    fi
+    for name in "${kk4_names[@]}"; do
+      build_install "kokkoskernels4-$name" "${kk4_keys[$name]}" "$kk4_src" "${kk4_common[@]}" \
+        -DKokkos_ROOT="$deps/install/$name" -DCMAKE_INSTALL_PREFIX="$deps/install/$name"
+    done
+  fi
 fi
 log "dependencies ready in $deps/install ($(( $(date +%s) - t0 )) s)"
