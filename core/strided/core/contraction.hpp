@@ -161,6 +161,14 @@ inline bool gemm_ready(const FusedGroup& rows, const FusedGroup& cols) {
          (rows.stride == 1 && cols.stride >= static_cast<std::ptrdiff_t>(rows.extent));
 }
 
+/// Whether the GEMM reads x's (rows x cols) matrix in place: GEMM-ready and, unless
+/// `columns_contiguous_ok`, with its unit stride along the columns (Kokkos Kernels' blocked GEMM
+/// runs 20-30% slower on a b whose k axis is contiguous, measured; packing it costs one pass).
+inline bool in_place(const FusedGroup& rows, const FusedGroup& cols, bool columns_contiguous_ok) {
+  if (!gemm_ready(rows, cols)) return false;
+  return columns_contiguous_ok || cols.unit() || rows.unit() || cols.stride == 1;
+}
+
 inline std::size_t extent_of(const std::string& group, const ContractionOperandRef& x) {
   std::size_t n = 1;
   for (char ch : group) n *= x.layout.extents[position(*x.labels, ch)];
@@ -180,8 +188,8 @@ inline std::vector<std::string> candidates(const std::string& group,
 /// Packs x's kept axes densely: batch outermost, then the outer matrix group, then the inner one
 /// (the group holding x's smallest-stride axis, so that the pack reads x in long runs).
 inline void plan_packing(ContractionOperand& op, const ContractionOperandRef& x,
-                         const std::string& batch, const std::string& rows,
-                         const std::string& cols) {
+                         const std::string& batch, const std::string& rows, const std::string& cols,
+                         bool force_row_major) {
   op.packed = true;
   std::ptrdiff_t smallest = -1;
   bool inner_is_cols = true;
@@ -195,6 +203,7 @@ inline void plan_packing(ContractionOperand& op, const ContractionOperandRef& x,
         inner_is_cols = group == &cols;
       }
     }
+  if (force_row_major) inner_is_cols = true;
   op.row_major = inner_is_cols;
   const std::string& inner = inner_is_cols ? cols : rows;
   const std::string& outer = inner_is_cols ? rows : cols;
@@ -267,6 +276,9 @@ inline ContractionLayout plan_contraction(const ContractionLabels& labels, Layou
   for (char ch : trace_a) plan.a.trace_axes.push_back(position(labels.a, ch));
   for (char ch : trace_b) plan.b.trace_axes.push_back(position(labels.b, ch));
 
+  // b is packed row-major unless the GEMM is too short (m) to pay for the pass.
+  const bool b_column_major_ok = plan.m < 64;
+
   // Group orders: each group shared by two operands is fused in one logical order in both (an
   // order chosen per operand would pair the wrong elements). Try each operand's own order and
   // keep the combination that packs the fewest elements (c counts twice: read and written).
@@ -279,7 +291,8 @@ inline ContractionLayout plan_contraction(const ContractionLabels& labels, Layou
       for (const auto& q : inners) {
         std::size_t cost = 0;
         if (xa.must_pack || !gemm_ready(fuse(l, xa), fuse(q, xa))) cost += plan.m * plan.k;
-        if (xb.must_pack || !gemm_ready(fuse(q, xb), fuse(r, xb))) cost += plan.k * plan.n;
+        if (xb.must_pack || !in_place(fuse(q, xb), fuse(r, xb), b_column_major_ok))
+          cost += plan.k * plan.n;
         if (!gemm_ready(fuse(l, xc), fuse(r, xc))) cost += 2 * plan.m * plan.n;
         if (cost < best) {
           best = cost;
@@ -291,18 +304,18 @@ inline ContractionLayout plan_contraction(const ContractionLabels& labels, Layou
   plan.batch = order_by(plan.batch, xc);
 
   const auto route = [&](ContractionOperand& op, const ContractionOperandRef& x,
-                         const std::string& rows, const std::string& cols) {
+                         const std::string& rows, const std::string& cols, bool is_b) {
     const FusedGroup r = fuse(rows, x), q = fuse(cols, x);
-    if (!x.must_pack && gemm_ready(r, q)) {
+    if (!x.must_pack && in_place(r, q, !is_b || b_column_major_ok)) {
       op.row_stride = r.unit() ? 1 : r.stride;
       op.col_stride = q.unit() ? 1 : q.stride;
       return;
     }
-    plan_packing(op, x, plan.batch, rows, cols);
+    plan_packing(op, x, plan.batch, rows, cols, is_b && !b_column_major_ok);
   };
-  route(plan.a, xa, plan.left, plan.contracted);
-  route(plan.b, xb, plan.contracted, plan.right);
-  route(plan.c, xc, plan.left, plan.right);
+  route(plan.a, xa, plan.left, plan.contracted, false);
+  route(plan.b, xb, plan.contracted, plan.right, true);
+  route(plan.c, xc, plan.left, plan.right, false);
 
   // Batch dimensions, fused where consecutive ones nest in all three operands.
   const auto batch_stride = [&](const ContractionOperand& op, const ContractionOperandRef& x,
