@@ -2,7 +2,8 @@
 #   1. cmake --install STRIDED_BUILD_DIR --prefix WORK_DIR/prefix
 #   2. configure CONSUMER_SOURCE_DIR with CMAKE_PREFIX_PATH=<prefix>;<Kokkos prefix>
 #   3. check that Strided came from the scratch prefix and Kokkos from KOKKOS_DIR
-#   4. build the consumer, 5. run it with OMP_PROC_BIND=false
+#   4. build the consumer, 5. run it with OMP_PROC_BIND=false (and the contract and MPI examples
+#      when WITH_CONTRACT, WITH_MPI)
 cmake_minimum_required(VERSION 3.16)
 
 foreach(var STRIDED_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR KOKKOS_DIR GENERATOR CXX_COMPILER)
@@ -68,6 +69,7 @@ execute_process(COMMAND "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${con
                         "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" ${build_type_args}
                         "-DCMAKE_PREFIX_PATH=${prefix_path}" ${kokkos_args}
                         -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF "-DSTRIDED_CONSUMER_MPI=${WITH_MPI}"
+                        "-DSTRIDED_CONSUMER_CONTRACT=${WITH_CONTRACT}"
                 RESULT_VARIABLE rc COMMAND_ECHO STDOUT)
 check_step("configuring the consumer" "${rc}")
 
@@ -98,6 +100,14 @@ endif()
 set(ENV{OMP_PROC_BIND} false)
 execute_process(COMMAND "${exe}" RESULT_VARIABLE rc COMMAND_ECHO STDOUT)
 check_step("running ${exe}" "${rc}")
+
+# The contract component's example (Kokkos Kernels found through the installed package).
+if(WITH_CONTRACT)
+  string(REPLACE "strided_consumer${EXE_SUFFIX}" "strided_consumer_contract${EXE_SUFFIX}"
+                 contract_exe "${exe}")
+  execute_process(COMMAND "${contract_exe}" RESULT_VARIABLE rc COMMAND_ECHO STDOUT)
+  check_step("running ${contract_exe}" "${rc}")
+endif()
 
 # The MPI example at 2 ranks (Open MPI: more ranks than cores, and root, need these variables).
 if(WITH_MPI)
