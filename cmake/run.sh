@@ -27,8 +27,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 step() { printf '\n== %s\n' "$*" >&2; }
 bootstrap() { bash cmake/bootstrap-deps.sh "$@"; }
+# build_preset PRESET [cmake configure arguments]
 build_preset() {
-  cmake --preset "$1" >/dev/null
+  cmake --preset "$@" >/dev/null
   cmake --build --preset "$1"
 }
 # ctest, then the thread counts the test programs report having run at (test_session.hpp).
@@ -40,6 +41,8 @@ test_preset() {
 }
 # The Kokkos 4.6.01 release source; CI has ../shared beside the clone. Not needed by the README.
 kokkos4_tarball=${STRIDED_KOKKOS4_TARBALL:-../shared/deps/kokkos-4.6.01.tar.gz}
+# Kokkos Kernels 4.6.01 for the contract component on the Kokkos 4 legs, beside that tarball.
+kk4_tarball=${STRIDED_KOKKOSKERNELS4_TARBALL:-$(dirname "$kokkos4_tarball")/kokkos-kernels-4.6.01.tar.gz}
 # Kokkos 4.6.01 CUDA for arch $1 (bootstrap: KOKKOS_SRC or ../shared/deps), configured with the
 # cuda-kokkos4 preset into build/cuda-kokkos4-<arch>; extra cmake arguments after $1.
 cuda_configure() {
@@ -77,10 +80,18 @@ case "$cmd" in
       step "skipping the Kokkos 4.x legs: $kokkos4_tarball not found (set STRIDED_KOKKOS4_TARBALL)"
       exit 0
     fi
-    bootstrap --kokkos4 "$kokkos4_tarball"
+    # The contract component (Kokkos Kernels 4.6.01) where its tarball is; AUTO finds none without.
+    if [ -f "$kk4_tarball" ]; then
+      bootstrap --kokkos4 "$kokkos4_tarball" --kokkos-kernels4 "$kk4_tarball"
+      contract=(-DStrided_ENABLE_CONTRACT=ON)
+    else
+      step "no contract component on Kokkos 4: $kk4_tarball not found (set STRIDED_KOKKOSKERNELS4_TARBALL)"
+      bootstrap --kokkos4 "$kokkos4_tarball"
+      contract=(-DStrided_ENABLE_CONTRACT=AUTO)
+    fi
     for preset in kokkos4-openmp kokkos4-threads kokkos4-cxx20; do
       step "building and testing the $preset preset"
-      build_preset "$preset"
+      build_preset "$preset" "${contract[@]}"
       test_preset "$preset"
     done
     ;;
