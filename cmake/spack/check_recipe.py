@@ -247,7 +247,7 @@ def cmake_args(spack_1x=True, run_tests=False, kokkos_wrapper=None, **variants):
     """cmake_args() and the package for serial plus `variants` (kokkos_kernels=...); Kokkos has
     +wrapper when kokkos_wrapper (default: with +cuda, as depends_on() asks for it with GCC)."""
     values = dict(serial=True, openmp=False, threads=False, benchmarks=False, cuda=False,
-                  rocm=False, kokkos_kernels=False, mpi=False)
+                  rocm=False, kokkos_kernels=False, mpi=False, contract=False)
     values = {k.replace("_", "-"): v for k, v in {**values, **variants}.items()}
     wrapper = values["cuda"] if kokkos_wrapper is None else kokkos_wrapper
     kokkos = Spec({"wrapper": wrapper, "cuda": values["cuda"]}, prefix="/kokkos",
@@ -258,7 +258,9 @@ def cmake_args(spack_1x=True, run_tests=False, kokkos_wrapper=None, **variants):
         packages = None
     hip = types.SimpleNamespace(hipcc="/hip/bin/hipcc")
     mpi = types.SimpleNamespace(mpicxx="/mpi/bin/mpicxx")
-    pkg = Strided(Spec(values, {"kokkos": kokkos, "hip": hip, "mpi": mpi}), run_tests, packages)
+    kk = types.SimpleNamespace(prefix="/kokkos-kernels")
+    pkg = Strided(Spec(values, {"kokkos": kokkos, "hip": hip, "mpi": mpi, "kokkos-kernels": kk}),
+                  run_tests, packages)
     module_globals = Strided.cmake_args.__globals__  # the recipe's module
     module_globals["spack_cxx"] = SPACK_CXX  # Spack sets it there before the build phases
     try:
@@ -277,7 +279,7 @@ def compiler(args):
 def _():
     args, pkg = cmake_args()
     expected = {"-DStrided_ENABLE_TESTS:BOOL=OFF", "-DStrided_ENABLE_BENCHMARKS:BOOL=OFF",
-                "-DKokkos_ROOT:STRING=/kokkos",
+                "-DKokkos_ROOT:STRING=/kokkos", "-DStrided_ENABLE_CONTRACT:BOOL=OFF",
                 "-DCMAKE_DISABLE_FIND_PACKAGE_KokkosKernels:BOOL=ON"}
     assert expected <= args, expected - args
     files = pkg.sanity_check_is_file
@@ -322,6 +324,27 @@ def _():
     assert "-DStrided_ENABLE_MPI:BOOL=OFF" in cmake_args()[0]
     linked = [k for _, k in deps("mpi") if "link" in types_of(k) and "+mpi" in k.get("when", "")]
     assert linked, deps("mpi")
+
+
+@check("+contract: Strided_ENABLE_CONTRACT=ON with the spec's Kokkos Kernels, linked, paired with Kokkos")
+def _():
+    variant = [k for d, a, k in DIRECTIVES if d == "variant" and a[0] == "contract"]
+    assert variant and variant[0].get("default") is False, variant
+    args, pkg = cmake_args(contract=True)
+    expected = {"-DStrided_ENABLE_CONTRACT:BOOL=ON", "-DKokkosKernels_ROOT:STRING=/kokkos-kernels"}
+    assert expected <= args, expected - args
+    assert not any("DISABLE_FIND_PACKAGE_KokkosKernels" in a for a in args), args
+    assert os.path.join("include", "strided", "contract.hpp") in pkg.sanity_check_is_file
+    # Kokkos Kernels X.Y needs Kokkos X.Y (its own recipe): the same range as kokkos@3.4:4.
+    kk = [(s, k) for s, k in deps("kokkos-kernels") if "+contract" in (k.get("when") or "")]
+    assert kk and all("link" in types_of(k) for _, k in kk), kk
+    for spec, _ in kk + deps("kokkos-kernels"):
+        m = re.search(r"@([\d.]+):([\d.]+)", spec)
+        assert m and m.group(1) == "3.4" and int(m.group(2).split(".")[0]) < 5, spec
+    # The benchmarks' peers alone (+kokkos-kernels) find the same Kokkos Kernels.
+    args = cmake_args(kokkos_kernels=True)[0]
+    assert "-DStrided_ENABLE_CONTRACT:BOOL=OFF" in args, args
+    assert "-DKokkosKernels_ROOT:STRING=/kokkos-kernels" in args, args
 
 
 @check("cmake_args: +rocm compiles with hipcc")

@@ -89,14 +89,25 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
         default=False,
         description="The Strided::mpi component: exact global reductions over MPI ranks",
     )
+    # Off by default, like +mpi: without it Strided stays a header-only package over Kokkos alone;
+    # with it Kokkos Kernels (a compiled library, pinned by its own recipe to one Kokkos version)
+    # joins the build and narrows the Kokkos versions the concretizer may choose.
+    variant(
+        "contract",
+        default=False,
+        description="The Strided::contract component: tensor contraction on Kokkos Kernels",
+    )
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.16:", type="build")
     # Kokkos 5 (C++20) opens once CI covers it; CI already builds Kokkos 4.6 without
     # deprecated code in C++20, which is the Kokkos 5 API.
     depends_on("kokkos@3.4:4")
-    # Kokkos Kernels is pinned to one Kokkos version by its own recipe; leave its version open.
-    depends_on("kokkos-kernels", when="+kokkos-kernels")
+    # Kokkos Kernels is pinned to one Kokkos version by its own recipe, so its range pairs with
+    # the Kokkos range above (Kokkos Kernels X.Y.ZZ needs Kokkos X.Y.ZZ).
+    depends_on("kokkos-kernels@3.4:4", when="+kokkos-kernels")
+    # link: consumers of Strided::contract link the Kokkos Kernels that Strided was configured with.
+    depends_on("kokkos-kernels@3.4:4", type=("build", "link"), when="+contract")
     # link: consumers of Strided::mpi link the MPI that Strided was configured with.
     depends_on("mpi", type=("build", "link"), when="+mpi")
     # MPFR is the oracle of the exact-tier tests (strided_exact_tests, built whenever MPFR is
@@ -140,6 +151,8 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
     @property
     def sanity_check_is_file(self):
         files = [join_path("include", "strided", "strided.hpp")]
+        if self.spec.satisfies("+contract"):
+            files.append(join_path("include", "strided", "contract.hpp"))
         if self.spec.satisfies("+benchmarks"):
             files += [join_path("bin", "strided-bench"), join_path("bin", "strided-report")]
         return files
@@ -178,11 +191,16 @@ class Strided(CMakePackage, CudaPackage, ROCmPackage):
             self.define_from_variant("Strided_ENABLE_BENCHMARKS", "benchmarks"),
             self.define_from_variant("Strided_ENABLE_KOKKOSKERNELS", "kokkos-kernels"),
             self.define_from_variant("Strided_ENABLE_MPI", "mpi"),
+            # ON, not AUTO: +contract fails at configure time without its Kokkos Kernels.
+            self.define_from_variant("Strided_ENABLE_CONTRACT", "contract"),
         ]
         if spec.satisfies("+mpi"):
             args.append(self.define("MPI_CXX_COMPILER", spec["mpi"].mpicxx))
-        if spec.satisfies("~kokkos-kernels"):
+        if spec.satisfies("~kokkos-kernels ~contract"):
+            # No Kokkos Kernels that Spack did not ask for (one from an outside prefix).
             args.append(self.define("CMAKE_DISABLE_FIND_PACKAGE_KokkosKernels", True))
+        else:
+            args.append(self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix))
         return args
 
     @run_before("cmake")
