@@ -22,6 +22,7 @@ inline const std::string copy_conj{"strided::copy_conj"};
 inline const std::string copy_into{"strided::copy_into"};
 inline const std::string copy_scale{"strided::copy_scale"};
 inline const std::string dot{"strided::dot"};
+inline const std::string einsum{"strided::einsum"};
 inline const std::string dot_axes{"strided::dot_axes"};
 inline const std::string dot_axes_exact{"strided::dot_axes(exact)"};
 inline const std::string dot_exact{"strided::dot(exact)"};
