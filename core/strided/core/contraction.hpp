@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "strided/core/layout.hpp"
-#include "strided/error.hpp"
+#include "strided/core/error.hpp"
 
 namespace strided::detail {
 

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "strided/error.hpp"
+#include "strided/core/error.hpp"
 
 namespace strided::detail {
 

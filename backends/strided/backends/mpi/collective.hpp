@@ -14,7 +14,7 @@
 #include <cmath>
 #include <string>
 
-#include "strided/error.hpp"
+#include "strided/core/error.hpp"
 
 namespace strided::detail {
 
