@@ -91,6 +91,7 @@ std::vector<std::size_t> kept_extents(const V& v, const ContractionOperand& op) 
 /// The kept sub-plans of one packed operand: its pack (a copy or a trace sum), and for c the
 /// copy back.
 struct PackPlans {
+  std::vector<std::size_t> extents;  ///< of the packed buffer: the operand's kept axes
   std::optional<KernelPlan<2>> copy_in;
   std::optional<AxesPlan<1>> trace;
   std::optional<KernelPlan<2>> copy_out;
@@ -150,7 +151,8 @@ std::shared_ptr<const ContractionState> plan_contraction_for(std::string_view sp
   const ContractionLayout& p = state->layout;
   const auto plan_input = [&](PackPlans& plans, const ContractionOperand& op, const auto& x) {
     if (!op.packed || x.size() == 0) return;
-    const auto packed = packed_operand<T, Memory>(nullptr, op, kept_extents(x, op));
+    plans.extents = kept_extents(x, op);
+    const auto packed = packed_operand<T, Memory>(nullptr, op, plans.extents);
     if (op.trace_axes.empty())
       plans.copy_in = make_plan(packed, x, options);
     else
@@ -159,7 +161,8 @@ std::shared_ptr<const ContractionState> plan_contraction_for(std::string_view sp
   plan_input(state->a, p.a, a);
   plan_input(state->b, p.b, b);
   if (p.c.packed && c.size() != 0) {
-    const auto packed = packed_operand<T, Memory>(nullptr, p.c, kept_extents(c, p.c));
+    state->c.extents = kept_extents(c, p.c);
+    const auto packed = packed_operand<T, Memory>(nullptr, p.c, state->c.extents);
     state->c.copy_in = make_plan(packed, c, options);
     state->c.copy_out = make_plan(c, packed, options);
   }
@@ -200,7 +203,7 @@ void run_contraction(const Exec& exec, const ContractionState& s, const CV& c, c
     GemmOperand<const T> g{x.data(), op.row_stride, op.col_stride, {}};
     if (op.packed) {
       T* data = reinterpret_cast<T*>(buffer.bytes(op.packed_size * sizeof(T)));
-      const auto packed = packed_operand<T, Memory>(data, op, kept_extents(x, op));
+      const auto packed = packed_operand<T, Memory>(data, op, plans.extents);
       if (plans.trace)
         sum_axes(exec, *plans.trace, packed, x);
       else
@@ -217,7 +220,7 @@ void run_contraction(const Exec& exec, const ContractionState& s, const CV& c, c
   std::optional<StridedView<T, Identity, Memory>> packed_c;
   if (p.c.packed) {
     T* data = reinterpret_cast<T*>(workspace.c.bytes(p.c.packed_size * sizeof(T)));
-    packed_c = packed_operand<T, Memory>(data, p.c, kept_extents(c, p.c));
+    packed_c = packed_operand<T, Memory>(data, p.c, s.c.extents);
     if (beta != T(0)) copy_into(exec, *s.c.copy_in, *packed_c, c);
     gc.data = data;
   }
