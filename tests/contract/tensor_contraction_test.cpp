@@ -45,7 +45,7 @@ template <class Exec>
 class ContractTest : public ::testing::Test {};
 TYPED_TEST_SUITE(ContractTest, strided_test::ExecSpaces, strided_test::ExecSpaceNames);
 
-// ---- values and operands ------------------------------------------------------------------------
+// ---- values and operands ----
 
 template <class T>
 T random_value(std::mt19937& rng) {
@@ -174,8 +174,7 @@ void contract_and_check(const Exec& exec, const std::string& spec, Operand<T>& c
   EXPECT_TRUE(only_elements_written(c, before));
 }
 
-// ---- random contractions
-// --------------------------------------------------------------------------
+// ---- random contractions ----
 
 struct Case {
   std::string spec;
@@ -317,7 +316,7 @@ TYPED_TEST(ContractTest, RandomMultiAxisGroupsMatchTheOracle) {
   random_contractions<double, Identity, Identity>(TypeParam(), 2807, 40, o);
 }
 
-// ---- groups, traces, broadcasts -----------------------------------------------------------------
+// ---- groups, traces, broadcasts ----
 
 /// Groups that fuse in each operand alone but in another logical order in the other operand (the
 /// strided-rs einsum2 bug): (j, k) is one stride run in A with j outer and in B with k outer, and
@@ -435,8 +434,33 @@ TYPED_TEST(ContractTest, BroadcastInputs) {
   }
 }
 
-// ---- alpha and beta
-// -------------------------------------------------------------------------------
+/// More batch axes than a batch kernel's argument holds (9 that cannot fuse: random memory orders
+/// with gaps), and batches large enough for one Kokkos Kernels GEMM each.
+TYPED_TEST(ContractTest, ManyBatchAxesAndLargeBatches) {
+  const TypeParam exec;
+  std::mt19937 rng(2825);
+  {
+    auto a = make_input<double>({2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 5}, {}, rng, rng);  // a..i x z
+    auto b = make_input<double>({5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 4}, {}, rng, rng);  // z i..a y
+    auto c = random_operand<double>({2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 4}, rng);       // e..a f..i x y
+    fill_random(c.view, rng);
+    contract_and_check(exec, "abcdefghixz,zihgfedcbay->edcbafghixy", c,
+                       input_view<Identity>(a.view), input_view<Identity>(b.view), 1.0, -1.0);
+  }
+  {
+    auto a = make_input<double>({3, 40, 35}, {}, rng, rng);
+    auto b = make_input<double>({35, 3, 30}, {}, rng, rng);
+    auto c = random_operand<double>({30, 3, 40}, rng);
+    fill_with(c.view, quiet_nan<double>());
+    contract_and_check(exec, "bik,kbj->jbi", c, input_view<Identity>(a.view),
+                       input_view<Identity>(b.view), 1.0, 0.0);
+    fill_random(c.view, rng);
+    contract_and_check(exec, "bik,kbj->jbi", c, input_view<Identity>(a.view),
+                       input_view<Identity>(b.view), 0.5, 1.0);
+  }
+}
+
+// ---- alpha and beta ----
 
 /// beta == 0: C is written, never read; a NaN in C does not come out, also when nothing is summed.
 TYPED_TEST(ContractTest, BetaZeroDoesNotReadC) {
@@ -496,8 +520,7 @@ TYPED_TEST(ContractTest, AlphaZeroReadsNeitherInput) {
   });
 }
 
-// ---- sizes 0 and 1, rank 0
-// ------------------------------------------------------------------------
+// ---- sizes 0 and 1, rank 0 ----
 
 TYPED_TEST(ContractTest, ExtentsZeroAndOne) {
   const TypeParam exec;
@@ -579,7 +602,7 @@ TYPED_TEST(ContractTest, RankZeroInputs) {
   }
 }
 
-// ---- complex, float -----------------------------------------------------------------------------
+// ---- complex, float ----
 
 /// Each op combination on a GEMM-shaped and a batched contraction, with permuted and reversed
 /// layouts: conj(a) is not a (the data have nonzero imaginary parts everywhere).
@@ -634,7 +657,7 @@ TYPED_TEST(ContractTest, FloatContractions) {
                      input_view<Identity>(b.view), 1.0f, -0.5f);
 }
 
-// ---- Kokkos::Views ------------------------------------------------------------------------------
+// ---- Kokkos::Views ----
 
 template <class V>
 void fill_kokkos(const V& v, std::mt19937& rng) {
@@ -685,8 +708,7 @@ TYPED_TEST(ContractTest, KokkosViewsOfEveryLayout) {
   }
 }
 
-// ---- kept plans
-// -----------------------------------------------------------------------------------
+// ---- kept plans ----
 
 /// Two sets of operands of the same layouts (the same layout seed) and other values.
 template <class T>
@@ -852,8 +874,7 @@ TYPED_TEST(ContractTest, ExplainNamesTheGemm) {
   }
 }
 
-// ---- errors
-// ---------------------------------------------------------------------------------------
+// ---- errors ----
 
 /// Every error of the API, thrown before anything is written (C's buffer keeps its bytes), from
 /// the one-shot call and from make_contraction_plan.
@@ -958,7 +979,7 @@ TYPED_TEST(ContractTest, ErrorsLeaveCUntouched) {
   }
 }
 
-// ---- bits ---------------------------------------------------------------------------------------
+// ---- bits ----
 
 /// Restores the default options when it goes.
 struct DefaultOptionsGuard {
@@ -1012,6 +1033,7 @@ TYPED_TEST(ContractTest, SameBitsAsSerial) {
       {"abc,bcd->da", {40, 6, 7}, {6, 7, 50}, {50, 40}, {}, {}},
       {"ixk,kjy->ji", {60, 3, 50}, {50, 70, 2}, {70, 60}, {}, {}},
       {"ik,kj->ij", {64, 70}, {70, 60}, {64, 60}, {false, true}, {true, false}},
+      {"bik,kbj->jbi", {3, 40, 35}, {35, 3, 30}, {30, 3, 40}, {}, {}},  // a GEMM per batch
   };
   unsigned seed = 400;
   for (const Case& k : cases) {
