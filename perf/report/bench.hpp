@@ -40,6 +40,9 @@ class Bench {
     m_result.rows.push_back({variant, seconds, bytes, static_cast<bool>(check())});
   }
 
+  /// The flops of one call of the row measured last (the T rows show GFLOP/s).
+  void count_flops(double flops) { m_result.rows.back().flops = flops; }
+
   /// Call overhead (W8): each sample makes `calls` calls and fences once, and the row holds the
   /// time of one call. Host execution spaces finish a kernel before returning; a fence per call
   /// would time Kokkos rather than the call.
@@ -55,6 +58,9 @@ class Bench {
     m_result.rows.push_back(
         {variant, seconds / static_cast<double>(calls), bytes, static_cast<bool>(check())});
   }
+
+  /// A line shown below the table for this workload (T: its sizes and GEMM shape).
+  void note(std::string text) { m_result.note = std::move(text); }
 
   /// Records the plan's text with --explain; `text()` is not called otherwise.
   template <class Text>

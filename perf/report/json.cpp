@@ -51,7 +51,13 @@ void print_json(const std::vector<WorkloadResult>& results, const Limits& limits
                       "\"correct\": %s",
                       to_string(w.limit), row.gbps() / limits.best(w.limit),
                       row.correct ? "true" : "false");
-      print_row(w.id, row, threads, algorithm, extra);
+      std::string extras = extra;
+      if (row.flops > 0) {  // a contraction: its GFLOP/s as well
+        char gflops[48];
+        std::snprintf(gflops, sizeof gflops, ", \"gflops\": %.4f", row.gflops());
+        extras += gflops;
+      }
+      print_row(w.id, row, threads, algorithm, extras.c_str());
     }
   }
 }

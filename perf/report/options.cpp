@@ -33,13 +33,16 @@ const char* usage() {
 
 Runs the workloads W1-W9 of the design's PERFORMANCE.md on Kokkos' default host execution space
 beside their peers and the machine's bandwidth limits measured in the same run, checks every
-result, shows the determinism contract, and says which workloads meet their targets. The D.*
+result, shows the determinism contract, and says which workloads meet their targets. The T rows
+(with the contract component) time tensor contractions of the TCCG set beside the bare GEMM of
+the same shape and plain packing then that GEMM, and kept plans of small contractions. The D.*
 rows run W1.perm3210, W3.transpose, W4.sum_contig and W4.rowsum on Kokkos' default execution
 space (the GPU on a CUDA or HIP build), without targets.
 
   --threads N    run on N threads (passed to Kokkos); default: Kokkos' own choice
-  --only SUBSTR  run only the workloads whose id contains SUBSTR (e.g. W1, W4.colsum,
-                 determinism); the limits are always measured
+  --only SUBSTR  run only the workloads whose id contains SUBSTR (e.g. W4.colsum,
+                 determinism), or, when SUBSTR is a whole dot-separated part of an id
+                 (W1, T, D), those with that part; the limits are always measured
   --quick        smaller sizes and 3 repetitions: a smoke test of a few seconds
   --json         also print one JSON object per measured row
   --explain      also print the plan Strided chose for each workload

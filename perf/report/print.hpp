@@ -22,6 +22,9 @@ void print_limits(const Limits& before, const Limits& after, std::size_t array_b
 /// the peer, and for Strided's row the verdict on each target.
 void print_table(const std::vector<WorkloadResult>& results, const Limits& limits);
 
+/// The workloads' notes (T: sizes, MiB and GEMM shapes), after the table.
+void print_notes(const std::vector<WorkloadResult>& results);
+
 /// The plan Strided chose for each workload (--explain).
 void print_plans(const std::vector<WorkloadResult>& results);
 

@@ -3,6 +3,7 @@
 // beside their peers, shows the determinism contract, and prints the table, plans, JSON and
 // summary.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
@@ -81,6 +82,7 @@ std::vector<WorkloadResult> run_workloads(const std::vector<Workload>& workloads
     result.id = w.id;
     result.limit = w.limit;
     result.targets = w.targets;
+    result.limit_row = w.limit_row;
     const std::string step =
         "[" + std::to_string(k + 1) + "/" + std::to_string(workloads.size()) + "]";
     Bench bench(result, sizes, reps, options.explain, progress, step);
@@ -96,10 +98,14 @@ int run_report(const Options& options) {
   strided::set_default_options(defaults);  // the whole run, before any kernel
   const Sizes sizes = options.quick ? Sizes::quick() : Sizes::full();
   const Repetitions reps = options.quick ? Repetitions{3, 3, 0.0} : Repetitions{5, 11, 1.0};
+  std::vector<Workload> all = all_workloads();
+  const bool family = std::any_of(all.begin(), all.end(), [&](const Workload& w) {
+    return Options::has_part(w.id, options.only);
+  });
   std::vector<Workload> workloads;
-  for (Workload& w : all_workloads())
-    if (options.selects(w.id)) workloads.push_back(std::move(w));
-  const bool with_determinism = options.selects("determinism");
+  for (Workload& w : all)
+    if (options.selects(w.id, family)) workloads.push_back(std::move(w));
+  const bool with_determinism = options.selects("determinism", family);
   if (workloads.empty() && !with_determinism) {
     std::fprintf(stderr, "strided-report: no workload id contains '%s'\n", options.only.c_str());
     return 2;
@@ -124,6 +130,7 @@ int run_report(const Options& options) {
   if (!workloads.empty()) {
     print_limits(before, after, sizes.limit_bytes);
     print_table(results, limits);
+    print_notes(results);
     if (options.explain) print_plans(results);
   }
   if (determinism) print_determinism(*determinism);

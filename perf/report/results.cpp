@@ -79,8 +79,8 @@ PeerComparison compare_with_best_peer(const WorkloadResult& w) {
   // (a library call checks its operands); judged by its targets, not by speed.
   if (w.per_call || !strided || !strided->correct || strided->seconds <= 0) return c;
   for (const Row& r : w.rows)
-    if (r.variant.rfind("strided", 0) != 0 && r.correct && r.seconds > 0 &&
-        (!c.peer || r.seconds < c.peer->seconds))
+    if (r.variant.rfind("strided", 0) != 0 && r.variant != w.limit_row && r.correct &&
+        r.seconds > 0 && (!c.peer || r.seconds < c.peer->seconds))
       c.peer = &r;
   if (c.peer) c.speedup = c.peer->seconds / strided->seconds;
   return c;

@@ -21,7 +21,9 @@ struct Row {
   double seconds = 0;   ///< median time of one call
   double bytes = 0;     ///< logical bytes of one call: operands read once, outputs written once
   bool correct = true;
+  double flops = 0;  ///< floating-point operations of one call (T: 2 m n k); 0 when not counted
   double gbps() const { return seconds > 0 ? bytes / seconds * 1e-9 : 0; }
+  double gflops() const { return seconds > 0 ? flops / seconds * 1e-9 : 0; }
 };
 
 /// The STREAM-like kernels: copy and a+b with plain and with non-temporal stores, and a read;
@@ -55,7 +57,11 @@ struct WorkloadResult {
   std::vector<Target> targets;
   std::vector<Row> rows;  ///< rows[0] is Strided's
   std::string plan;       ///< strided::explain output, with --explain
+  std::string note;       ///< shown below the table (T: the sizes and GEMM shape)
   bool per_call = false;  ///< W8: call overhead, shown in ns per call rather than as bandwidth
+  /// The row that is this workload's limit rather than a peer (T: "bare_gemm", the GEMM of the
+  /// same shape on operands packed beforehand); empty when the limit is a STREAM kernel.
+  std::string limit_row;
 
   const Row* find(const std::string& variant) const;
   bool correct() const;
@@ -71,8 +77,8 @@ struct Verdict {
 };
 
 /// Strided against its fastest correct peer (every row whose variant does not start with
-/// "strided": plain loops, Kokkos, Kokkos Kernels). Not for W8 (per_call), whose targets bound
-/// the call overhead against its hand loop.
+/// "strided" and is not the workload's limit row: plain loops, Kokkos, Kokkos Kernels). Not for W8
+/// (per_call), whose targets bound the call overhead against its hand loop.
 struct PeerComparison {
   const Row* peer = nullptr;  ///< null: no peer measured
   double speedup = 0;         ///< peer time / Strided time: above 1 Strided is faster

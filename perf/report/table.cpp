@@ -83,8 +83,15 @@ void print_table(const std::vector<WorkloadResult>& results, const Limits& limit
     for (std::size_t r = 0; r < w.rows.size(); ++r) {
       const Row& row = w.rows[r];
       char gbps[16], fraction[24] = "-", speedup[16] = "";
-      std::snprintf(gbps, sizeof gbps, "%.2f", row.gbps());
-      if (w.has_limit())  // call overhead is not a bandwidth question
+      if (row.flops > 0)  // a contraction: GFLOP/s
+        std::snprintf(gbps, sizeof gbps, "%.2fGF/s", row.gflops());
+      else
+        std::snprintf(gbps, sizeof gbps, "%.2f", row.gbps());
+      const Row* limit_row = w.limit_row.empty() ? nullptr : w.find(w.limit_row);
+      if (limit_row && !w.per_call)  // the limit is a row of its own: a fraction of its time
+        std::snprintf(fraction, sizeof fraction, "%.0f%% %s",
+                      100 * limit_row->seconds / row.seconds, w.limit_row.c_str());
+      else if (w.has_limit())  // call overhead is not a bandwidth question
         std::snprintf(fraction, sizeof fraction, "%.0f%% %s",
                       100 * row.gbps() / limits.best(w.limit), to_string(w.limit));
       if (strided && &row != strided)
@@ -107,6 +114,16 @@ void print_table(const std::vector<WorkloadResult>& results, const Limits& limit
         print_line("", "", "", "", "", "", verdicts[v].met ? "meets" : "BELOW",
                    verdicts[v].target + " (" + verdicts[v].actual + ")");
     }
+  }
+}
+
+void print_notes(const std::vector<WorkloadResult>& results) {
+  bool any = false;
+  for (const WorkloadResult& w : results) {
+    if (w.note.empty()) continue;
+    if (!any) std::printf("\nNotes\n");
+    any = true;
+    std::printf("  %s: %s\n", w.id.c_str(), w.note.c_str());
   }
 }
 

@@ -19,16 +19,21 @@ struct Workload {
   std::vector<Target> targets;
   /// Measures Strided ("strided", first) and then each peer through `bench`.
   std::function<void(Bench&)> run;
+  std::string limit_row = {};  ///< the row that is the limit, not a peer (T: "bare_gemm")
 };
 
 std::vector<Workload> permute_workloads();      ///< W1, W2, W3, W9 (workloads_permute.cpp)
 std::vector<Workload> reduce_workloads();       ///< W4, W6 (workloads_reduce.cpp)
 std::vector<Workload> elementwise_workloads();  ///< W5, W7 (workloads_elementwise.cpp)
 std::vector<Workload> small_workloads();        ///< W8 (workloads_small.cpp)
+/// T: contractions of the TCCG set beside the bare GEMM of the same shape, plain packing then
+/// that GEMM, and kept plans of small operands (workloads_contract.cpp; none when the report is
+/// built without the contract component)
+std::vector<Workload> contract_workloads();
 /// D.W1, D.W3, D.W4: on Kokkos::DefaultExecutionSpace, no targets (workloads_device.cpp)
 std::vector<Workload> device_workloads();
 
-/// All of them, in the order of PERFORMANCE.md (W1 to W9), then the D.* rows.
+/// All of them, in the order of PERFORMANCE.md (W1 to W9), then the T rows, then the D.* rows.
 std::vector<Workload> all_workloads();
 
 }  // namespace strided_report
