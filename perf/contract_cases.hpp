@@ -14,9 +14,9 @@
 //    order), n those of b, k the contracted ones (in a's order); the limit of TTGT;
 //  - plain packing then the same GEMM: plain nested loops (in the destination's order) copy each
 //    operand that is not already a row-major GEMM operand into one, the GEMM runs, and a plain
-//    loop writes c back when c is not a row-major (m x n) matrix; the orientation (c = a b or
-//    c^T = b^T a^T, the same flops) and the group orders are chosen among each group's orders in
-//    the operands to pack the fewest elements, as one would by hand;
+//    loop writes c back when c is not a row-major (m x n) matrix (a column-major c always is
+//    written back); the group orders are chosen among each group's orders in the operands to
+//    pack the fewest elements, as one would by hand;
 //  - a plain loop einsum (each c element summed over the contracted labels), for small cases.
 // Values are multiples of 1/4 below 2^18 and k < 2^12, so every sum is exact in any order: the
 // results are compared with the bare GEMM's with a tolerance that only rounding could need.
@@ -215,25 +215,22 @@ class Case {
 
     // The plain packing peer: the group orders that pack the fewest elements.
     std::size_t best = ~std::size_t(0);
-    // Both orientations: c = a b, or c^T = b^T a^T (a column-major c is a row-major c^T).
-    for (bool swap : {false, true})
-      for (const std::string& l : orders(m_left, m_c, m_a))
-        for (const std::string& r : orders(m_right, m_c, m_b))
-          for (const std::string& k : orders(m_contracted, m_a, m_b)) {
-            const Packed pa = swap ? pack_plan(m_a, k, l, true) : pack_plan(m_a, l, k, true);
-            const Packed pb = swap ? pack_plan(m_b, r, k, true) : pack_plan(m_b, k, r, true);
-            const Packed pc = swap ? pack_plan(m_c, r, l, true) : pack_plan(m_c, l, r, true);
-            const std::size_t cost = (pa.in_place ? 0 : m_a.array.size()) +
-                                     (pb.in_place ? 0 : m_b.array.size()) +
-                                     (pc.in_place ? 0 : m_c.array.size());
-            if (cost < best) {
-              best = cost;
-              m_swapped = swap;
-              m_peer_a = pa;
-              m_peer_b = pb;
-              m_peer_c = pc;
-            }
+    // The same GEMM as the bare one (c = a b, row-major), so a column-major c is written back.
+    for (const std::string& l : orders(m_left, m_c, m_a))
+      for (const std::string& r : orders(m_right, m_c, m_b))
+        for (const std::string& k : orders(m_contracted, m_a, m_b)) {
+          const Packed pa = pack_plan(m_a, l, k, true), pb = pack_plan(m_b, k, r, true);
+          const Packed pc = pack_plan(m_c, l, r, true);
+          const std::size_t cost = (pa.in_place ? 0 : m_a.array.size()) +
+                                   (pb.in_place ? 0 : m_b.array.size()) +
+                                   (pc.in_place ? 0 : m_c.array.size());
+          if (cost < best) {
+            best = cost;
+            m_peer_a = pa;
+            m_peer_b = pb;
+            m_peer_c = pc;
           }
+        }
     for (Packed* p : {&m_peer_a, &m_peer_b, &m_peer_c})
       if (!p->in_place) p->buffer.resize(extent_of(p->rows) * extent_of(p->cols));
     // c is written back in its own order (the destination's): its labels outermost first.
@@ -274,8 +271,7 @@ class Case {
     if (!m_peer_a.in_place) packs += " a";
     if (!m_peer_b.in_place) packs += " b";
     if (!m_peer_c.in_place) packs += " c(back)";
-    return text + tail + "; the plain peer packs:" + (packs.empty() ? " nothing" : packs) +
-           (m_swapped ? " (its GEMM: c^T = b^T a^T)" : "");
+    return text + tail + "; the plain peer packs:" + (packs.empty() ? " nothing" : packs);
   }
 
   // ---- the variants: each writes c (or, for the bare GEMM, its own packed c) ----
@@ -311,12 +307,8 @@ class Case {
       b = m_peer_b.buffer.data();
     }
     double* c = m_peer_c.in_place ? m_c.array.data() : m_peer_c.buffer.data();
-    if (m_swapped)  // c^T (n x m) = b^T (n x k) a^T (k x m)
-      KokkosBlas::gemm("N", "N", 1.0, Matrix(const_cast<double*>(b), m_n, m_k),
-                       Matrix(const_cast<double*>(a), m_k, m_m), 0.0, Matrix(c, m_n, m_m));
-    else
-      KokkosBlas::gemm("N", "N", 1.0, Matrix(const_cast<double*>(a), m_m, m_k),
-                       Matrix(const_cast<double*>(b), m_k, m_n), 0.0, Matrix(c, m_m, m_n));
+    KokkosBlas::gemm("N", "N", 1.0, Matrix(const_cast<double*>(a), m_m, m_k),
+                     Matrix(const_cast<double*>(b), m_k, m_n), 0.0, Matrix(c, m_m, m_n));
     if (!m_peer_c.in_place) plain_copy(m_c.array.data(), m_peer_c.buffer.data(), m_back);
     Kokkos::fence();
   }
@@ -509,8 +501,7 @@ class Case {
   std::size_t m_m = 1, m_n = 1, m_k = 1;
   Packed m_bare_a, m_bare_b, m_bare_c;
   Packed m_peer_a, m_peer_b, m_peer_c;
-  bool m_swapped = false;  ///< the plain peer's GEMM is c^T = b^T a^T
-  Nest m_back;             ///< the plain peer's copy of its c buffer back into c, in c's order
+  Nest m_back;  ///< the plain peer's copy of its c buffer back into c, in c's order
 };
 
 }  // namespace strided_contract_cases
