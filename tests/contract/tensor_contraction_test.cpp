@@ -602,6 +602,37 @@ TYPED_TEST(ContractTest, RankZeroInputs) {
   }
 }
 
+/// Inputs may share memory with each other (a Gram matrix of one operand), and an output axis of
+/// extent 1 may carry any stride, 0 included.
+TYPED_TEST(ContractTest, AliasedInputsAndDegenerateOutputStrides) {
+  const TypeParam exec;
+  std::mt19937 rng(2826);
+  {
+    auto a = make_input<double>({9, 7}, {}, rng, rng);
+    auto c = random_operand<double>({9, 9}, rng);
+    fill_with(c.view, quiet_nan<double>());
+    contract_and_check(exec, "ik,jk->ij", c, input_view<Identity>(a.view),
+                       input_view<Identity>(a.view), 1.0, 0.0);
+  }
+  {
+    auto a = make_input<Complex>({8, 6}, {}, rng, rng);
+    auto c = random_operand<Complex>({8, 8}, rng);
+    fill_random(c.view, rng);
+    contract_and_check(exec, "ik,jk->ij", c, input_view<Identity>(a.view), input_view<Conj>(a.view),
+                       Complex(1), Complex(0.5));
+  }
+  {
+    auto a = make_input<double>({5, 1, 3}, {}, rng, rng);
+    auto b = make_input<double>({3, 4}, {}, rng, rng);
+    std::vector<double> buffer(5 * 4 + 2, 0.0);
+    const StridedView<double> view(buffer.data(), buffer.size(), {5, 1, 4}, {4, 0, 1});
+    Operand<double> c(std::move(buffer), view);
+    fill_random(c.view, rng);
+    contract_and_check(exec, "ixk,kj->ixj", c, input_view<Identity>(a.view),
+                       input_view<Identity>(b.view), 1.0, 1.0);
+  }
+}
+
 // ---- complex, float ----
 
 /// Each op combination on a GEMM-shaped and a batched contraction, with permuted and reversed
