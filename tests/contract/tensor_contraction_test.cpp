@@ -294,18 +294,18 @@ void random_contractions(const Exec& exec, unsigned seed, int count, const CaseO
 }
 
 TYPED_TEST(ContractTest, RandomDoubleContractionsMatchTheOracle) {
-  random_contractions<double, Identity, Identity>(TypeParam(), 2801, 150);
+  random_contractions<double, Identity, Identity>(TypeParam(), 2801, 250);
 }
 
 TYPED_TEST(ContractTest, RandomFloatContractionsMatchTheOracle) {
-  random_contractions<float, Identity, Identity>(TypeParam(), 2802, 60);
+  random_contractions<float, Identity, Identity>(TypeParam(), 2802, 100);
 }
 
 TYPED_TEST(ContractTest, RandomComplexContractionsMatchTheOracle) {
-  random_contractions<Complex, Identity, Identity>(TypeParam(), 2803, 30);
-  random_contractions<Complex, Conj, Identity>(TypeParam(), 2804, 30);
-  random_contractions<Complex, Identity, Conj>(TypeParam(), 2805, 30);
-  random_contractions<Complex, Conj, Conj>(TypeParam(), 2806, 30);
+  random_contractions<Complex, Identity, Identity>(TypeParam(), 2803, 40);
+  random_contractions<Complex, Conj, Identity>(TypeParam(), 2804, 40);
+  random_contractions<Complex, Identity, Conj>(TypeParam(), 2805, 40);
+  random_contractions<Complex, Conj, Conj>(TypeParam(), 2806, 40);
 }
 
 /// Larger groups without the degenerate extents: several axes per class with extents >= 2.
@@ -888,6 +888,26 @@ TYPED_TEST(ContractTest, KeptPlanRefusesOtherLayouts) {
   EXPECT_CONTRACT_ERROR(strided::ErrorCode::PlanMismatch, c5.buffer, [&] {
     strided::contract(exec, plan, c5.view, va.slice(0, 0, 5), vb, 1.0, 0.0);
   });
+  // Other element ops than planned (a conjugated operand is packed, a plain one need not be).
+  {
+    auto za = random_operand<Complex>({6, 5}, rng, {false, false, false});
+    auto zb = random_operand<Complex>({5, 4}, rng, {false, false, false});
+    auto zc = random_operand<Complex>({6, 4}, rng, {false, false, false});
+    fill_random(za.view, rng);
+    fill_random(zb.view, rng);
+    fill_random(zc.view, rng);
+    const auto zplan = strided::make_contraction_plan(
+        "ik,kj->ij", zc.view, input_view<Identity>(za.view), input_view<Identity>(zb.view));
+    const std::vector<Complex> before = zc.buffer;
+    try {
+      strided::contract(exec, zplan, zc.view, input_view<Conj>(za.view),
+                        input_view<Identity>(zb.view), Complex(1), Complex(0));
+      ADD_FAILURE() << "expected PlanMismatch for a conjugated operand";
+    } catch (const strided::Error& e) {
+      EXPECT_EQ(e.code(), strided::ErrorCode::PlanMismatch) << e.what();
+    }
+    EXPECT_EQ(std::memcmp(before.data(), zc.buffer.data(), before.size() * sizeof(Complex)), 0);
+  }
   // The plan's own layouts still work afterwards.
   const auto want = einsum_oracle("ik,kj->ij", c.view, va, vb, 1.0, 0.0);
   strided::contract(exec, plan, c.view, va, vb, 1.0, 0.0);
