@@ -227,10 +227,16 @@ void run_contraction(const Exec& exec, const ContractionState& s, const CV& c, c
   for (std::size_t d = 0; d < p.c.batch_strides.size() && d < MAX_BATCH_DIMS; ++d)
     gc.batch_strides[d] = p.c.batch_strides[d];
 
+  // In the GEMM's orientation (c^T = b^T a^T when swapped).
+  const GemmOperand<const T>& first = p.swapped ? gb : ga;
+  const GemmOperand<const T>& second = p.swapped ? ga : gb;
+  const std::size_t rows = p.swapped ? p.n : p.m, cols = p.swapped ? p.m : p.n;
+  const ContractionOperand& first_op = p.swapped ? p.b : p.a;
+  const ContractionOperand& second_op = p.swapped ? p.a : p.b;
   const int dims = static_cast<int>(p.batch_extents.size());
   if (dims <= MAX_BATCH_DIMS) {
-    batched_gemm_on(exec, labels::contract_gemm, p.batched_serial, p.m, p.n, p.k, dims,
-                    p.batch_extents.data(), p.batches, alpha, ga, gb, beta, gc);
+    batched_gemm_on(exec, labels::contract_gemm, p.batched_serial, rows, cols, p.k, dims,
+                    p.batch_extents.data(), p.batches, alpha, first, second, beta, gc);
   } else {
     // More batch dimensions than a kernel argument holds: one GEMM per batch, offsets here.
     const auto offset = [&](const ContractionOperand& op, std::size_t batch) {
@@ -242,8 +248,8 @@ void run_contraction(const Exec& exec, const ContractionState& s, const CV& c, c
       return at;
     };
     for (std::size_t batch = 0; batch < p.batches; ++batch)
-      gemm_on(exec, p.m, p.n, p.k, alpha, ga, gb, beta, gc, offset(p.a, batch), offset(p.b, batch),
-              offset(p.c, batch));
+      gemm_on(exec, rows, cols, p.k, alpha, first, second, beta, gc, offset(first_op, batch),
+              offset(second_op, batch), offset(p.c, batch));
   }
   if (packed_c) copy_into(exec, *s.c.copy_out, c, *packed_c);
   // The workspace is released with this call: its kernels must be done.

@@ -144,6 +144,10 @@ std::vector<double> run_plan(const ContractionLayout& plan, Tensor a, Tensor b, 
     return Matrix{x.buffer.data() + x.origin, op.row_stride, op.col_stride, &op.batch_strides};
   };
   const Matrix ma = matrix(plan.a, a, packed_a), mb = matrix(plan.b, b, packed_b);
+  // The GEMM's orientation: c^T = b^T a^T when swapped.
+  const Matrix& first = plan.swapped ? mb : ma;
+  const Matrix& second = plan.swapped ? ma : mb;
+  const std::size_t rows = plan.swapped ? plan.n : plan.m, cols = plan.swapped ? plan.m : plan.n;
   double* out = c.buffer.data() + c.origin;
   if (plan.c.packed) {
     pack(plan.c, c, packed_c);
@@ -156,14 +160,15 @@ std::vector<double> run_plan(const ContractionLayout& plan, Tensor a, Tensor b, 
       ob += static_cast<std::ptrdiff_t>(index[d]) * plan.b.batch_strides[d];
       oc += static_cast<std::ptrdiff_t>(index[d]) * plan.c.batch_strides[d];
     }
-    for (std::size_t i = 0; i < plan.m; ++i)
-      for (std::size_t j = 0; j < plan.n; ++j) {
+    const std::ptrdiff_t o1 = plan.swapped ? ob : oa, o2 = plan.swapped ? oa : ob;
+    for (std::size_t i = 0; i < rows; ++i)
+      for (std::size_t j = 0; j < cols; ++j) {
         double sum = 0;
         for (std::size_t k = 0; k < plan.k; ++k)
-          sum += ma.data[oa + static_cast<std::ptrdiff_t>(i) * ma.rs +
-                         static_cast<std::ptrdiff_t>(k) * ma.cs] *
-                 mb.data[ob + static_cast<std::ptrdiff_t>(k) * mb.rs +
-                         static_cast<std::ptrdiff_t>(j) * mb.cs];
+          sum += first.data[o1 + static_cast<std::ptrdiff_t>(i) * first.rs +
+                            static_cast<std::ptrdiff_t>(k) * first.cs] *
+                 second.data[o2 + static_cast<std::ptrdiff_t>(k) * second.rs +
+                             static_cast<std::ptrdiff_t>(j) * second.cs];
         double& target = out[oc + static_cast<std::ptrdiff_t>(i) * plan.c.row_stride +
                              static_cast<std::ptrdiff_t>(j) * plan.c.col_stride];
         target = alpha * sum + beta * target;
@@ -211,14 +216,15 @@ TEST(ContractionPlan, ParsesAndClassesLabels) {
 
 TEST(ContractionPlan, RowMajorMatricesAreReadInPlace) {
   std::mt19937 rng(2);
-  const std::map<char, std::size_t> e{{'i', 70}, {'k', 9}, {'j', 11}};
+  const std::map<char, std::size_t> e{{'i', 70}, {'k', 9}, {'j', 130}};
   const Tensor a = make_tensor("ik", e, rng, true), b = make_tensor("kj", e, rng, true),
                c = make_tensor("ij", e, rng, true);
   const ContractionLayout plan = plan_of("ik,kj->ij", a, b, c);
   EXPECT_FALSE(plan.a.packed);
   EXPECT_FALSE(plan.b.packed);
   EXPECT_FALSE(plan.c.packed);
-  EXPECT_EQ(plan.c.row_stride, 11);
+  EXPECT_FALSE(plan.swapped);
+  EXPECT_EQ(plan.c.row_stride, 130);
   EXPECT_EQ(plan.c.col_stride, 1);
   // A transposed output is still a GEMM-ready matrix (column-major).
   Tensor ct = c;
@@ -229,10 +235,26 @@ TEST(ContractionPlan, RowMajorMatricesAreReadInPlace) {
   EXPECT_EQ(transposed.c.col_stride, 70);
   // b with k contiguous is packed row-major for a long GEMM (m >= 64).
   Tensor bt = b;
-  bt.strides = {1, 9};
+  bt.strides = {1, 9};  // k contiguous
   const ContractionLayout packed_b = plan_of("ik,kj->ij", a, bt, c);
   EXPECT_TRUE(packed_b.b.packed);
   EXPECT_TRUE(packed_b.b.row_major);
+}
+
+// Kokkos Kernels' GEMM computes c in 24 x 64 blocks: a 25600 x 24 product runs transposed
+// (24 x 25600), and the transposed operands are still read in place.
+TEST(ContractionPlan, SkinnyProductsRunTransposed) {
+  std::mt19937 rng(6);
+  const std::map<char, std::size_t> e{{'i', 2560}, {'k', 7}, {'j', 24}};
+  const Tensor a = make_tensor("ik", e, rng, true), b = make_tensor("kj", e, rng, true),
+               c = make_tensor("ij", e, rng, true);
+  const ContractionLayout plan = plan_of("ik,kj->ij", a, b, c);
+  EXPECT_TRUE(plan.swapped);
+  EXPECT_FALSE(plan.c.packed);
+  EXPECT_EQ(plan.c.row_stride, 1);  // c^T's rows are c's columns
+  EXPECT_EQ(plan.c.col_stride, 24);
+  EXPECT_EQ(run_plan(plan, a, b, c, 1.0, 0.0), loop_einsum(a, b, c, 1.0, 0.0));
+  EXPECT_NE(strided::detail::describe(plan).find("c^T (24 x 2560)"), std::string::npos);
 }
 
 // strided-rs' einsum2 fused each operand's contracted group in its own memory order, pairing
@@ -280,7 +302,7 @@ TEST(ContractionPlan, ReportsBadSpecsAndShapes) {
 // gapped axes, extents 0-4; the plan executed by loops equals the loop einsum exactly.
 TEST(ContractionPlan, RandomPlansComputeTheEinsum) {
   std::mt19937 rng(5);
-  int packed = 0, in_place = 0;
+  int packed = 0, in_place = 0, swapped = 0;
   for (int trial = 0; trial < 400; ++trial) {
     std::string pool = "abcdefghijklmnopqrstuvwxyz";
     std::shuffle(pool.begin(), pool.end(), rng);
@@ -311,6 +333,7 @@ TEST(ContractionPlan, RandomPlansComputeTheEinsum) {
     const std::string spec = la + "," + lb + "->" + lc;
     const ContractionLayout plan = plan_of(spec, a, b, c);
     (plan.a.packed ? packed : in_place)++;
+    swapped += plan.swapped ? 1 : 0;
     if (plan.k == 0 || plan.trace == 0) continue;  // the backend scales c instead
     const double beta = trial % 3 == 0 ? 0.0 : 2.0;
     ASSERT_EQ(run_plan(plan, a, b, c, 3.0, beta), loop_einsum(a, b, c, 3.0, beta))
@@ -319,6 +342,7 @@ TEST(ContractionPlan, RandomPlansComputeTheEinsum) {
   }
   EXPECT_GT(packed, 20);
   EXPECT_GT(in_place, 20);
+  EXPECT_GT(swapped, 5);
 }
 
 TEST(EinsumOrder, ParsesAndOrdersGreedily) {

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "strided/core/layout.hpp"
 #include "strided/core/error.hpp"
+#include "strided/core/layout.hpp"
 
 namespace strided::detail {
 
@@ -93,13 +93,30 @@ struct ContractionOperand {
 /// and with it the bits, never depends on the thread count.
 inline constexpr std::size_t SMALL_GEMM_VOLUME = std::size_t(1) << 15;
 
+/// The blocks of c that Kokkos Kernels' native GEMM gives each team (GEMMImpl's blockA0 x blockB1
+/// in Kokkos Kernels 3.4 through 4.6): a GEMM of 25600 x 24 computes 64-wide blocks of which 24
+/// columns are real; its transpose, 24 x 25600, fills every block (3x faster, measured).
+inline constexpr std::size_t GEMM_BLOCK_ROWS = 24, GEMM_BLOCK_COLS = 64;
+
+/// The fraction of the computed blocks' elements that are c's.
+inline double gemm_block_fill(std::size_t rows, std::size_t cols) {
+  if (rows == 0 || cols == 0) return 1;
+  const auto fill = [](std::size_t n, std::size_t block) {
+    return static_cast<double>(n) / static_cast<double>((n + block - 1) / block * block);
+  };
+  return fill(rows, GEMM_BLOCK_ROWS) * fill(cols, GEMM_BLOCK_COLS);
+}
+
 /// The whole decision: GEMM shape, batch loop and each operand's route.
 struct ContractionLayout {
   ContractionLabels labels;
   std::string batch, left, right, contracted;  ///< groups, in their chosen (shared) order
-  std::size_t m = 1, n = 1, k = 1;             ///< GEMM shape: c (m x n) = a (m x k) b (k x n)
-  std::size_t trace = 1;                       ///< product of the trace extents (0: a sum of none)
-  std::vector<std::size_t> batch_extents;      ///< fused batch dimensions
+  std::size_t m = 1, n = 1, k = 1;             ///< c (m x n) = a (m x k) b (k x n)
+  /// The GEMM computes c^T (n x m) = b^T a^T: its first operand is b (right x contracted), its
+  /// second a (contracted x left), and each operand's row/col strides are of that matrix.
+  bool swapped = false;
+  std::size_t trace = 1;                   ///< product of the trace extents (0: a sum of none)
+  std::vector<std::size_t> batch_extents;  ///< fused batch dimensions
   std::size_t batches = 1;
   bool batched_serial = false;  ///< many small GEMMs, one thread each
   ContractionOperand a, b, c;
@@ -276,8 +293,29 @@ inline ContractionLayout plan_contraction(const ContractionLabels& labels, Layou
   for (char ch : trace_a) plan.a.trace_axes.push_back(position(labels.a, ch));
   for (char ch : trace_b) plan.b.trace_axes.push_back(position(labels.b, ch));
 
-  // b is packed row-major unless the GEMM is too short (m) to pay for the pass.
-  const bool b_column_major_ok = plan.m < 64;
+  // The GEMM's orientation: the one whose blocks hold more of c.
+  plan.swapped = gemm_block_fill(plan.n, plan.m) > gemm_block_fill(plan.m, plan.n);
+  // Each operand's matrix in the GEMM: (rows, cols) groups, and whether it is the GEMM's second
+  // operand, which is packed row-major unless the GEMM is too short to pay for the pass.
+  const bool second_column_major_ok = (plan.swapped ? plan.n : plan.m) < 64;
+  struct Role {
+    const std::string* rows;
+    const std::string* cols;
+    bool second;
+  };
+  const auto role_a = [&](const std::string& l, const std::string& q) {
+    return plan.swapped ? Role{&q, &l, true} : Role{&l, &q, false};
+  };
+  const auto role_b = [&](const std::string& q, const std::string& r) {
+    return plan.swapped ? Role{&r, &q, false} : Role{&q, &r, true};
+  };
+  const auto role_c = [&](const std::string& l, const std::string& r) {
+    return plan.swapped ? Role{&r, &l, false} : Role{&l, &r, false};
+  };
+  const auto reads_in_place = [&](const ContractionOperandRef& x, const Role& role) {
+    return !x.must_pack && in_place(fuse(*role.rows, x), fuse(*role.cols, x),
+                                    !role.second || second_column_major_ok);
+  };
 
   // Group orders: each group shared by two operands is fused in one logical order in both (an
   // order chosen per operand would pair the wrong elements). Try each operand's own order and
@@ -290,10 +328,9 @@ inline ContractionLayout plan_contraction(const ContractionLabels& labels, Layou
     for (const auto& r : rights)
       for (const auto& q : inners) {
         std::size_t cost = 0;
-        if (xa.must_pack || !gemm_ready(fuse(l, xa), fuse(q, xa))) cost += plan.m * plan.k;
-        if (xb.must_pack || !in_place(fuse(q, xb), fuse(r, xb), b_column_major_ok))
-          cost += plan.k * plan.n;
-        if (!gemm_ready(fuse(l, xc), fuse(r, xc))) cost += 2 * plan.m * plan.n;
+        if (!reads_in_place(xa, role_a(l, q))) cost += plan.m * plan.k;
+        if (!reads_in_place(xb, role_b(q, r))) cost += plan.k * plan.n;
+        if (!reads_in_place(xc, role_c(l, r))) cost += 2 * plan.m * plan.n;
         if (cost < best) {
           best = cost;
           plan.left = l;
@@ -303,19 +340,18 @@ inline ContractionLayout plan_contraction(const ContractionLabels& labels, Layou
       }
   plan.batch = order_by(plan.batch, xc);
 
-  const auto route = [&](ContractionOperand& op, const ContractionOperandRef& x,
-                         const std::string& rows, const std::string& cols, bool is_b) {
-    const FusedGroup r = fuse(rows, x), q = fuse(cols, x);
-    if (!x.must_pack && in_place(r, q, !is_b || b_column_major_ok)) {
+  const auto route = [&](ContractionOperand& op, const ContractionOperandRef& x, const Role& role) {
+    if (reads_in_place(x, role)) {
+      const FusedGroup r = fuse(*role.rows, x), q = fuse(*role.cols, x);
       op.row_stride = r.unit() ? 1 : r.stride;
       op.col_stride = q.unit() ? 1 : q.stride;
       return;
     }
-    plan_packing(op, x, plan.batch, rows, cols, is_b && !b_column_major_ok);
+    plan_packing(op, x, plan.batch, *role.rows, *role.cols, role.second && !second_column_major_ok);
   };
-  route(plan.a, xa, plan.left, plan.contracted, false);
-  route(plan.b, xb, plan.contracted, plan.right, true);
-  route(plan.c, xc, plan.left, plan.right, false);
+  route(plan.a, xa, role_a(plan.left, plan.contracted));
+  route(plan.b, xb, role_b(plan.contracted, plan.right));
+  route(plan.c, xc, role_c(plan.left, plan.right));
 
   // Batch dimensions, fused where consecutive ones nest in all three operands.
   const auto batch_stride = [&](const ContractionOperand& op, const ContractionOperandRef& x,
@@ -374,8 +410,12 @@ inline std::string describe(const ContractionLayout& p) {
   const auto group = [](const std::string& g) { return g.empty() ? std::string("-") : g; };
   out << "  groups: batch " << group(p.batch) << ", left " << group(p.left) << ", right "
       << group(p.right) << ", contracted " << group(p.contracted) << "\n";
-  out << "  GEMM: c (" << p.m << " x " << p.n << ") = a (" << p.m << " x " << p.k << ") * b ("
-      << p.k << " x " << p.n << ")";
+  if (p.swapped)
+    out << "  GEMM: c^T (" << p.n << " x " << p.m << ") = b^T (" << p.n << " x " << p.k
+        << ") * a^T (" << p.k << " x " << p.m << ")";
+  else
+    out << "  GEMM: c (" << p.m << " x " << p.n << ") = a (" << p.m << " x " << p.k << ") * b ("
+        << p.k << " x " << p.n << ")";
   if (p.batches != 1)
     out << ", " << p.batches << " batches in " << p.batch_extents.size() << " loop dimension"
         << (p.batch_extents.size() == 1 ? "" : "s") << " ("
