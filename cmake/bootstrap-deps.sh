@@ -222,8 +222,29 @@ build_cuda4() {
               -DCUDAToolkit_ROOT="$cuda_home" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON
               -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_"$cuda4_arch"=ON
               -DCMAKE_INSTALL_PREFIX="$prefix")
-  build_install "kokkos4-cuda-$arch_lc" "$(key_of "$key_src" "$("$host_cxx" --version | head -n 1)" \
-    "$("$cuda_home/bin/nvcc" --version | tail -n 1)" "${args[@]}")" "$tree" "${args[@]}"
+  local key_cuda
+  key_cuda=$(key_of "$key_src" "$("$host_cxx" --version | head -n 1)" \
+    "$("$cuda_home/bin/nvcc" --version | tail -n 1)" "${args[@]}")
+  build_install "kokkos4-cuda-$arch_lc" "$key_cuda" "$tree" "${args[@]}"
+  # Kokkos Kernels 4.6.01 into the same prefix (the contract component on the GPU), with no
+  # CUDA TPL chosen by default: cuBLAS would replace the GEMM whose bits the component promises.
+  [ -n "$kk4_tarball" ] || return 0
+  local kk_tree="$deps/src/kokkos-kernels4-cuda"
+  if ! stamp_ok kokkoskernels4-cuda-src "$KOKKOSKERNELS4_SHA256" || [ ! -f "$kk_tree/CMakeLists.txt" ]; then
+    echo "$KOKKOSKERNELS4_SHA256  $kk4_tarball" | sha256sum -c --quiet ||
+      { log "checksum mismatch for $kk4_tarball"; exit 1; }
+    rm -rf "$kk_tree" && mkdir -p "$kk_tree"
+    tar -xzf "$kk4_tarball" -C "$kk_tree" --strip-components=1
+    echo "$KOKKOSKERNELS4_SHA256" >"$stamps/kokkoskernels4-cuda-src"
+  fi
+  local kk_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
+                 -DCMAKE_CXX_COMPILER="$tree/bin/nvcc_wrapper" -DKokkos_ROOT="$prefix"
+                 -DKokkosKernels_ENABLE_ALL_COMPONENTS=OFF -DKokkosKernels_ENABLE_COMPONENT_BLAS=ON
+                 -DKokkosKernels_ENABLE_COMPONENT_BATCHED=ON -DKokkosKernels_ADD_DEFAULT_ETI=OFF
+                 -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_NO_DEFAULT_CUDA_TPLS=ON
+                 -DCMAKE_INSTALL_PREFIX="$prefix")
+  build_install "kokkoskernels4-cuda-$arch_lc" "$(key_of "$key_cuda" "$KOKKOSKERNELS4_SHA256" "${kk_args[@]}")" \
+    "$kk_tree" "${kk_args[@]}"
 }
 
 if [ -n "$cuda4_arch" ]; then build_cuda4; fi

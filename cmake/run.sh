@@ -49,9 +49,13 @@ cuda_configure() {
   local arch=$1 lc
   shift
   lc=$(echo "$arch" | tr '[:upper:]' '[:lower:]')
-  STRIDED_BOOTSTRAP_CUDA4=$arch bootstrap --cuda4-only
+  # Kokkos Kernels too where its tarball is (the contract component; AUTO finds none without).
+  local kk=()
+  [ -f "$kk4_tarball" ] && kk=(--kokkos-kernels4 "$kk4_tarball")
+  STRIDED_BOOTSTRAP_CUDA4=$arch bootstrap --cuda4-only "${kk[@]}"
   # nvcc_wrapper finds nvcc in $CUDA_ROOT and the host compiler in NVCC_WRAPPER_DEFAULT_COMPILER
   export Kokkos_ROOT=$PWD/.deps/install/kokkos4-cuda-$lc CUDA_ROOT=${CUDA_HOME:-/usr/local/cuda}
+  export KokkosKernels_ROOT=$Kokkos_ROOT
   export NVCC_WRAPPER_DEFAULT_COMPILER=${NVCC_WRAPPER_DEFAULT_COMPILER:-g++}
   cuda_dir=build/cuda-kokkos4-$lc
   cmake --preset cuda-kokkos4 -B "$cuda_dir" "$@" >/dev/null
