@@ -171,6 +171,17 @@ if [ -n "$cuda_arch" ]; then
                     "$("$cuda_home/bin/nvcc" --version | tail -n 1)" "${kokkos_cuda_args[@]}")
 fi
 
+# extract_once NAME SHA256 TARBALL DIR: DIR holds TARBALL's tree (checked against SHA256) once.
+extract_once() {
+  local name=$1 sha=$2 tarball=$3 dir=$4
+  stamp_ok "$name" "$sha" && [ -f "$dir/CMakeLists.txt" ] && return 0
+  echo "$sha  $tarball" | sha256sum -c --quiet || { log "checksum mismatch for $tarball"; exit 1; }
+  log "extracting $(basename "$tarball")"
+  rm -rf "$dir" && mkdir -p "$dir"
+  tar -xzf "$tarball" -C "$dir" --strip-components=1
+  echo "$sha" >"$stamps/$name"
+}
+
 build_install() { # name key source-dir args...
   local name=$1 key=$2 dir=$3; shift 3
   if stamp_ok "$name" "$key"; then log "$name: cached"; return; fi
@@ -229,14 +240,8 @@ build_cuda4() {
   # Kokkos Kernels 4.6.01 into the same prefix (the contract component on the GPU), with no
   # CUDA TPL chosen by default: cuBLAS would replace the GEMM whose bits the component promises.
   [ -n "$kk4_tarball" ] || return 0
-  local kk_tree="$deps/src/kokkos-kernels4-cuda"
-  if ! stamp_ok kokkoskernels4-cuda-src "$KOKKOSKERNELS4_SHA256" || [ ! -f "$kk_tree/CMakeLists.txt" ]; then
-    echo "$KOKKOSKERNELS4_SHA256  $kk4_tarball" | sha256sum -c --quiet ||
-      { log "checksum mismatch for $kk4_tarball"; exit 1; }
-    rm -rf "$kk_tree" && mkdir -p "$kk_tree"
-    tar -xzf "$kk4_tarball" -C "$kk_tree" --strip-components=1
-    echo "$KOKKOSKERNELS4_SHA256" >"$stamps/kokkoskernels4-cuda-src"
-  fi
+  local kk_tree="$deps/src/kokkos-kernels-4.6.01"
+  extract_once kokkoskernels4-extract "$KOKKOSKERNELS4_SHA256" "$kk4_tarball" "$kk_tree"
   local kk_args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
                  -DCMAKE_CXX_COMPILER="$tree/bin/nvcc_wrapper" -DKokkos_ROOT="$prefix"
                  -DKokkosKernels_ENABLE_ALL_COMPONENTS=OFF -DKokkosKernels_ENABLE_COMPONENT_BLAS=ON
@@ -319,14 +324,7 @@ if [ -n "$cuda_arch" ]; then
 fi
 if [ -n "$kokkos4_tarball" ] && ! kokkos4_ready; then
   k4_src="$deps/src/kokkos-4.6.01"
-  if ! stamp_ok kokkos4-extract "$KOKKOS4_SHA256" || [ ! -f "$k4_src/CMakeLists.txt" ]; then
-    echo "$KOKKOS4_SHA256  $kokkos4_tarball" | sha256sum -c --quiet ||
-      { log "checksum mismatch for $kokkos4_tarball"; exit 1; }
-    log "extracting $(basename "$kokkos4_tarball")"
-    rm -rf "$k4_src" && mkdir -p "$k4_src"
-    tar -xzf "$kokkos4_tarball" -C "$k4_src" --strip-components=1
-    echo "$KOKKOS4_SHA256" >"$stamps/kokkos4-extract"
-  fi
+  extract_once kokkos4-extract "$KOKKOS4_SHA256" "$kokkos4_tarball" "$k4_src"
   for name in "${k4_names[@]}"; do
     # shellcheck disable=SC2086 # k4_args holds several words
     build_install "$name" "${k4_keys[$name]}" "$k4_src" "${k4_base[@]}" ${k4_args[$name]} \
@@ -334,14 +332,7 @@ if [ -n "$kokkos4_tarball" ] && ! kokkos4_ready; then
   done
   if [ -n "$kk4_tarball" ]; then
     kk4_src="$deps/src/kokkos-kernels-4.6.01"
-    if ! stamp_ok kokkoskernels4-extract "$KOKKOSKERNELS4_SHA256" || [ ! -f "$kk4_src/CMakeLists.txt" ]; then
-      echo "$KOKKOSKERNELS4_SHA256  $kk4_tarball" | sha256sum -c --quiet ||
-        { log "checksum mismatch for $kk4_tarball"; exit 1; }
-      log "extracting $(basename "$kk4_tarball")"
-      rm -rf "$kk4_src" && mkdir -p "$kk4_src"
-      tar -xzf "$kk4_tarball" -C "$kk4_src" --strip-components=1
-      echo "$KOKKOSKERNELS4_SHA256" >"$stamps/kokkoskernels4-extract"
-    fi
+    extract_once kokkoskernels4-extract "$KOKKOSKERNELS4_SHA256" "$kk4_tarball" "$kk4_src"
     for name in "${kk4_names[@]}"; do
       build_install "kokkoskernels4-$name" "${kk4_keys[$name]}" "$kk4_src" "${kk4_common[@]}" \
         -DKokkos_ROOT="$deps/install/$name" -DCMAKE_INSTALL_PREFIX="$deps/install/$name"
