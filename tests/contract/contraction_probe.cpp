@@ -22,6 +22,7 @@
 #include <strided/contract.hpp>
 #include <strided/strided.hpp>
 
+#include "../determinism/probe_space.hpp"
 #include "../test_session.hpp"
 
 namespace {
@@ -247,13 +248,7 @@ void probe(const Exec& exec) {
 int main(int argc, char* argv[]) {
   strided_test::KokkosSession kokkos(argc, argv);  // --threads=N
   if (!kokkos.check_concurrency(stderr)) return 1;
-  const std::string space = argc > 1 ? argv[1] : "parallel";
-  // "device": the host-parallel space running the device algorithm.
-  if (space == "device") {
-    strided::Options device;
-    device.algorithm = strided::Algorithm::Device;
-    strided::set_default_options(device);
-  }
+  const std::string space = strided_test::probe_space(argc, argv);
   if (space == "serial")
     probe<Kokkos::Serial, Kokkos::HostSpace>(Kokkos::Serial());
   else if (space == "default")

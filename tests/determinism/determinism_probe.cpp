@@ -17,6 +17,7 @@
 
 #include <strided/strided.hpp>
 
+#include "probe_space.hpp"
 #include "test_session.hpp"
 
 namespace {
@@ -260,13 +261,7 @@ void probe_default() {
 int main(int argc, char* argv[]) {
   strided_test::KokkosSession kokkos(argc, argv);  // --threads=N
   if (!kokkos.check_concurrency(stderr)) return 1;
-  const std::string space = argc > 1 ? argv[1] : "parallel";
-  // "device": the host-parallel space running the device algorithm (one tile per team).
-  if (space == "device") {
-    strided::Options device;
-    device.algorithm = strided::Algorithm::Device;
-    strided::set_default_options(device);
-  }
+  const std::string space = strided_test::probe_space(argc, argv);
   if (space == "serial")
     probe(Kokkos::Serial());
   else if (space == "default")
