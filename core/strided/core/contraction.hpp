@@ -186,6 +186,22 @@ inline bool in_place(const FusedGroup& rows, const FusedGroup& cols, bool column
   return columns_contiguous_ok || cols.unit() || rows.unit() || cols.stride == 1;
 }
 
+/// Whether x's axis of smallest |stride| (among those of extent > 1) carries one of `group`'s
+/// labels.
+inline bool smallest_stride_in(const std::string& group, const ContractionOperandRef& x) {
+  std::ptrdiff_t smallest = -1;
+  bool in_group = false;
+  for (std::size_t axis = 0; axis < x.labels->size(); ++axis) {
+    if (x.layout.extents[axis] <= 1) continue;
+    const std::ptrdiff_t s = magnitude(x.layout.strides[axis]);
+    if (smallest < 0 || s < smallest) {
+      smallest = s;
+      in_group = group.find((*x.labels)[axis]) != std::string::npos;
+    }
+  }
+  return in_group;
+}
+
 inline std::size_t extent_of(const std::string& group, const ContractionOperandRef& x) {
   std::size_t n = 1;
   for (char ch : group) n *= x.layout.extents[position(*x.labels, ch)];
@@ -293,8 +309,13 @@ inline ContractionLayout plan_contraction(const ContractionLabels& labels, Layou
   for (char ch : trace_a) plan.a.trace_axes.push_back(position(labels.a, ch));
   for (char ch : trace_b) plan.b.trace_axes.push_back(position(labels.b, ch));
 
-  // The GEMM's orientation: the one whose blocks hold more of c.
-  plan.swapped = gemm_block_fill(plan.n, plan.m) > gemm_block_fill(plan.m, plan.n);
+  // The GEMM's orientation: the one whose blocks hold more of c; on a tie, the one that writes
+  // c row-major (its unit-stride axis among the GEMM's columns): Kokkos Kernels' GEMM ran 10-15%
+  // faster writing a row-major c than a column-major one (784^3 and 768^3, 1 thread).
+  const double kept_fill = gemm_block_fill(plan.m, plan.n);
+  const double swapped_fill = gemm_block_fill(plan.n, plan.m);
+  plan.swapped =
+      swapped_fill > kept_fill || (swapped_fill == kept_fill && smallest_stride_in(plan.left, xc));
   // Each operand's matrix in the GEMM: (rows, cols) groups, and whether it is the GEMM's second
   // operand, which is packed row-major unless the GEMM is too short to pay for the pass.
   const bool second_column_major_ok = (plan.swapped ? plan.n : plan.m) < 64;
