@@ -50,24 +50,16 @@ namespace detail {
 
 /// An operand's exact layout, as a kept contraction plan records it.
 struct ContractionOperandKey {
-  std::vector<std::size_t> extents;
-  std::vector<std::ptrdiff_t> strides;
+  LayoutKey layout;  ///< extents, strides and element size, as kept element-wise plans hold them
   bool has_op = false;
 
   template <class V>
   static ContractionOperandKey of(const V& v) {
-    using Op = typename V::op_type;
-    return {std::vector<std::size_t>(v.extents().begin(), v.extents().end()),
-            std::vector<std::ptrdiff_t>(v.strides().begin(), v.strides().end()),
-            !std::is_same_v<Op, Identity>};
+    return {layout_key(v), !std::is_same_v<typename V::op_type, Identity>};
   }
   template <class V>
   bool matches(const V& v) const {
-    if (v.rank() != extents.size() || has_op != !std::is_same_v<typename V::op_type, Identity>)
-      return false;
-    for (std::size_t k = 0; k < extents.size(); ++k)
-      if (v.extent(k) != extents[k] || v.stride(k) != strides[k]) return false;
-    return true;
+    return has_op == !std::is_same_v<typename V::op_type, Identity> && same_layouts(layout, v);
   }
 };
 
@@ -100,7 +92,6 @@ struct PackPlans {
 struct ContractionState {
   ContractionLayout layout;
   ContractionOperandKey key_a, key_b, key_c;
-  std::size_t element_size = 0;
   PackPlans a, b, c;
 };
 
@@ -144,7 +135,6 @@ std::shared_ptr<const ContractionState> plan_contraction_for(std::string_view sp
   state->key_a = ContractionOperandKey::of(a);
   state->key_b = ContractionOperandKey::of(b);
   state->key_c = ContractionOperandKey::of(c);
-  state->element_size = sizeof(T);
   // Sub-plans on placeholder buffers: plans hold layouts, never addresses.
   const Options& options = default_options();
   using Memory = typename CV::memory_space;
@@ -240,12 +230,7 @@ void run_contraction(const Exec& exec, const ContractionState& s, const CV& c, c
   } else {
     // More batch dimensions than a kernel argument holds: one GEMM per batch, offsets here.
     const auto offset = [&](const ContractionOperand& op, std::size_t batch) {
-      std::ptrdiff_t at = 0;
-      for (int d = dims - 1; d >= 0; --d) {
-        at += static_cast<std::ptrdiff_t>(batch % p.batch_extents[d]) * op.batch_strides[d];
-        batch /= p.batch_extents[d];
-      }
-      return at;
+      return batch_offset(op.batch_strides.data(), dims, p.batch_extents.data(), batch);
     };
     for (std::size_t batch = 0; batch < p.batches; ++batch)
       gemm_on(exec, rows, cols, p.k, alpha, first, second, beta, gc, offset(first_op, batch),
@@ -302,8 +287,7 @@ void contract(const Exec& exec, const ContractionPlan& plan, const C& c, const A
                                    std::decay_t<decltype(bv)>>();
   compat::ScopedRegion region(detail::labels::contract);
   const detail::ContractionState& s = plan.state();
-  if (s.element_size != sizeof(T) || !s.key_a.matches(av) || !s.key_b.matches(bv) ||
-      !s.key_c.matches(cv))
+  if (!s.key_a.matches(av) || !s.key_b.matches(bv) || !s.key_c.matches(cv))
     detail::throw_error(ErrorCode::PlanMismatch, "contract",
                         "the operands do not have the layouts (or element ops) the plan was "
                         "made for");

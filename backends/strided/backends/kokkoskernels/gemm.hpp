@@ -72,17 +72,21 @@ void gemm_on(const Exec& exec, std::size_t m, std::size_t n, std::size_t k, cons
 #endif
 }
 
-/// Offset of batch `index` (row-major over `extents`) in an operand.
-template <class T>
-KOKKOS_INLINE_FUNCTION std::ptrdiff_t batch_offset(const GemmOperand<T>& x, int dims,
+/// Offset of batch `index` (row-major over `extents`) in an operand of those batch strides.
+KOKKOS_INLINE_FUNCTION std::ptrdiff_t batch_offset(const std::ptrdiff_t* strides, int dims,
                                                    const std::size_t* extents, std::size_t index) {
   std::ptrdiff_t offset = 0;
   for (int d = dims - 1; d >= 0; --d) {
     const std::size_t i = index % extents[d];
     index /= extents[d];
-    offset += static_cast<std::ptrdiff_t>(i) * x.batch_strides[d];
+    offset += static_cast<std::ptrdiff_t>(i) * strides[d];
   }
   return offset;
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION std::ptrdiff_t batch_offset(const GemmOperand<T>& x, int dims,
+                                                   const std::size_t* extents, std::size_t index) {
+  return batch_offset(x.batch_strides, dims, extents, index);
 }
 
 /// Many small GEMMs, one per thread (KokkosBatched::SerialGemm, unblocked: each c element summed
