@@ -23,12 +23,12 @@
 #include <map>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include "strided/contract.hpp"
 #include "strided/core/einsum_order.hpp"
+#include "strided/strided_array.hpp"
 
 namespace strided {
 
@@ -115,22 +115,12 @@ void einsum(const Exec& exec, std::string_view spec, const Out& out, const In&..
   } else {
     // Operands as plain views of const T: an input with an element op is copied first.
     using Plain = StridedView<const T, Identity, Memory>;
-    std::vector<Kokkos::View<T*, Memory>> owned;
+    std::vector<StridedArray<T, Memory>> owned;  // the intermediates, row-major
     const auto dense_view = [&](const std::string& l) {
-      std::size_t size = 1;
       std::vector<std::size_t> e;
-      for (char ch : l) {
-        e.push_back(extents.at(ch));
-        size *= extents.at(ch);
-      }
-      std::vector<std::ptrdiff_t> s(l.size());
-      std::ptrdiff_t running = 1;
-      for (std::size_t k = l.size(); k-- > 0;) {
-        s[k] = running;
-        running *= static_cast<std::ptrdiff_t>(e[k]);
-      }
-      owned.emplace_back(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strided::einsum"), size);
-      return StridedView<T, Identity, Memory>(owned.back().data(), size, e, s);
+      for (char ch : l) e.push_back(extents.at(ch));
+      owned.push_back(StridedArray<T, Memory>::row_major(e));
+      return owned.back().view();
     };
     std::vector<Plain> operands;
     std::size_t k = 0;
