@@ -24,7 +24,6 @@
 #   STRIDED_BOOTSTRAP_CUDA4=HOPPER90 cmake/bootstrap-deps.sh --cuda4-only  (then --preset cuda-kokkos4)
 # With --kokkos4 TARBALL (the Kokkos 4.6.01 release source, checked against its pinned SHA-256;
 # CI passes ../shared/deps/kokkos-4.6.01.tar.gz), also the CI legs' Kokkos 4 prefixes:
-#         DIR/install/kokkos4-openmp  Kokkos 4.6.01 Serial+OpenMP, C++17
 #         DIR/install/kokkos4-threads Kokkos 4.6.01 Serial+Threads, C++17
 #         DIR/install/kokkos4-cxx20   Kokkos 4.6.01 Serial+OpenMP, C++20 without deprecated code
 #                                     (Kokkos_ENABLE_DEPRECATED_CODE_4=OFF: the API Kokkos 5 keeps)
@@ -32,7 +31,7 @@
 # With --kokkos-kernels4 TARBALL too (Kokkos Kernels 4.6.01, checked against its pinned SHA-256;
 # run.sh passes ../shared/deps/kokkos-kernels-4.6.01.tar.gz), a small Kokkos Kernels (BLAS and
 # Batched, no ETI, no tests) in the prefixes of the legs that run the contraction tests:
-#         DIR/install/kokkos4-openmp, kokkos4-threads, kokkos4-cxx20  + Kokkos Kernels 4.6.01
+#         DIR/install/kokkos4-threads, kokkos4-cxx20  + Kokkos Kernels 4.6.01
 # No archive host is named here: the deb-src entry is derived from the system's apt sources.
 set -euo pipefail
 
@@ -113,12 +112,11 @@ key_ser=$(key_of "$TRILINOS_ORIG_SHA256" "$compiler_id" "${kokkos_ser_args[@]}")
 key_kk=$(key_of "$key_omp" "${kk_args[@]}")
 
 # Kokkos 4.6.01 (opt-in with --kokkos4): one prefix per CI leg.
-k4_names=(kokkos4-openmp kokkos4-threads kokkos4-cxx20 kokkos4-tsan)
+k4_names=(kokkos4-threads kokkos4-cxx20 kokkos4-tsan)
 declare -A k4_args k4_keys
 if [ -n "$kokkos4_tarball" ]; then
   k4_base=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_EXTENSIONS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON
            -DCMAKE_CXX_COMPILER="$cxx" -DKokkos_ENABLE_SERIAL=ON)
-  k4_args[kokkos4-openmp]="-DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMP=ON"
   k4_args[kokkos4-threads]="-DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_THREADS=ON"
   k4_args[kokkos4-cxx20]="-DCMAKE_CXX_STANDARD=20 -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF"
   # ThreadSanitizer must see Kokkos' own synchronization, so Kokkos is instrumented too.
@@ -129,7 +127,7 @@ if [ -n "$kokkos4_tarball" ]; then
 fi
 # Kokkos Kernels 4.6.01 (with --kokkos4 and --kokkos-kernels4), installed into the Kokkos 4
 # prefixes named here; keyed on that Kokkos' key, so a rebuilt Kokkos rebuilds it.
-kk4_names=(kokkos4-openmp kokkos4-threads kokkos4-cxx20)
+kk4_names=(kokkos4-threads kokkos4-cxx20)
 declare -A kk4_keys
 kk4_common=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_EXTENSIONS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON
             -DCMAKE_CXX_COMPILER="$cxx" -DKokkosKernels_ENABLE_ALL_COMPONENTS=OFF
