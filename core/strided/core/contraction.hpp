@@ -361,18 +361,21 @@ inline ContractionLayout plan_contraction(const ContractionLabels& labels, Layou
       }
   plan.batch = order_by(plan.batch, xc);
 
-  const auto route = [&](ContractionOperand& op, const ContractionOperandRef& x, const Role& role) {
+  // A packed c is row-major: the GEMM writes contiguous rows fastest (see gemm_on).
+  const auto route = [&](ContractionOperand& op, const ContractionOperandRef& x, const Role& role,
+                         bool row_major) {
     if (reads_in_place(x, role)) {
       const FusedGroup r = fuse(*role.rows, x), q = fuse(*role.cols, x);
       op.row_stride = r.unit() ? 1 : r.stride;
       op.col_stride = q.unit() ? 1 : q.stride;
       return;
     }
-    plan_packing(op, x, plan.batch, *role.rows, *role.cols, role.second && !second_column_major_ok);
+    plan_packing(op, x, plan.batch, *role.rows, *role.cols,
+                 row_major || (role.second && !second_column_major_ok));
   };
-  route(plan.a, xa, role_a(plan.left, plan.contracted));
-  route(plan.b, xb, role_b(plan.contracted, plan.right));
-  route(plan.c, xc, role_c(plan.left, plan.right));
+  route(plan.a, xa, role_a(plan.left, plan.contracted), false);
+  route(plan.b, xb, role_b(plan.contracted, plan.right), false);
+  route(plan.c, xc, role_c(plan.left, plan.right), true);
 
   // Batch dimensions, fused where consecutive ones nest in all three operands.
   const auto batch_stride = [&](const ContractionOperand& op, const ContractionOperandRef& x,
