@@ -8,7 +8,8 @@
 // The GEMMs of a contraction on Kokkos Kernels, for matrices given by pointer and strides.
 //
 // Which GEMM runs is fixed, so the bits are too: KokkosBlas::gemm is always called with "N","N"
-// on LayoutStride views. No TPL (BLAS, cuBLAS) takes LayoutStride, and the dot-based kernel of
+// on LayoutStride a and b (c is LayoutRight when its rows are contiguous, by layout alone). No
+// TPL (BLAS, cuBLAS) takes a LayoutStride operand, and the dot-based kernel of
 // Kokkos Kernels 4 (k split across threads with atomics, on GPUs) is used only for a transposed
 // A. So the native blocked kernel runs: each block of c is one team's, summed over k in a fixed
 // order whatever the thread count. Many small GEMMs run one per thread through
