@@ -34,6 +34,12 @@ class IndexList : public SmallVector<T, INLINE_RANK> {
  public:
   IndexList() = default;
   IndexList(std::initializer_list<T> values) : Base(values.begin(), values.end()) {}
+  /// Braced lists of variables of another integer type ({m, n} with int m, n), which would be
+  /// narrowing conversions into std::initializer_list<T>.
+  template <class U, class = std::enable_if_t<std::is_integral_v<U> && !std::is_same_v<U, T>>>
+  IndexList(std::initializer_list<U> values) : Base(values.begin(), values.end()) {
+    check_signs(values.begin(), values.end());
+  }
   template <class U, class = std::enable_if_t<std::is_integral_v<U>>>
   IndexList(const std::vector<U>& values) : Base(values.begin(), values.end()) {
     check_signs(values.begin(), values.end());

@@ -65,11 +65,16 @@ class StridedArray {
       : m_storage("strided::StridedArray", checked_size(dims)),
         m_view(m_storage.data(), m_storage.extent(0), dims, dense_strides(dims, row_major)) {}
 
+  /// The element count, checked before allocating: its bytes must fit std::ptrdiff_t (a view
+  /// holds at most PTRDIFF_MAX elements, and an allocation's bytes are counted in size_t).
   static std::size_t checked_size(const detail::IndexList<std::size_t>& dims) {
     std::size_t n = 1;
     for (std::size_t e : dims)
       if (!detail::checked_mul(n, e, n))
         detail::throw_error(ErrorCode::OffsetOverflow, "StridedArray", "element count overflows");
+    if (n > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / sizeof(T))
+      detail::throw_error(ErrorCode::OffsetOverflow, "StridedArray", "element count ", n,
+                          " has more bytes than std::ptrdiff_t holds");
     return n;
   }
   static detail::IndexList<std::ptrdiff_t> dense_strides(const detail::IndexList<std::size_t>& dims,

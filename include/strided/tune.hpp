@@ -136,6 +136,15 @@ KernelPlan<2> tune_copy_plan(const D& dst, const S& src, const Options& options 
                              int repetitions = 3) {
   return tune_copy_plan(detail::default_host(), dst, src, options, repetitions);
 }
+/// The default options with `repetitions` timed copies per candidate.
+template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
+KernelPlan<2> tune_copy_plan(const Exec& exec, const D& dst, const S& src, int repetitions) {
+  return tune_copy_plan(exec, dst, src, default_options(), repetitions);
+}
+template <class D, class S, detail::enable_if_operand<D> = 0>
+KernelPlan<2> tune_copy_plan(const D& dst, const S& src, int repetitions) {
+  return tune_copy_plan(detail::default_host(), dst, src, default_options(), repetitions);
+}
 
 }  // namespace strided
 

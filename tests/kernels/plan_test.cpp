@@ -379,6 +379,17 @@ TYPED_TEST(PlanTest, TunedCopyPlansCopyAndAreKept) {
   const auto o = strided::tune_copy_plan(exec, row, col, fixed);
   EXPECT_EQ(o.options().planner.block_override, blocks);
   EXPECT_EQ(a, std::vector<double>(48, 1.0));
+  // The default options with a repetition count, with and without a space.
+  auto src = random_operand<double>({29, 31, 3}, rng);
+  strided_test::fill(src.view, 5);
+  auto dst = random_operand<double>({29, 31, 3}, rng);
+  auto expected = same_layout(dst, 0);
+  strided::copy_into(exec, expected.view, src.view);
+  const auto r = strided::tune_copy_plan(exec, dst.view, src.view, 1);
+  EXPECT_EQ(dst.buffer, expected.buffer);
+  EXPECT_TRUE(r.matches(dst.view, src.view));
+  auto host = same_layout(dst, 0);
+  EXPECT_TRUE(strided::tune_copy_plan(host.view, src.view, 2).matches(host.view, src.view));
 }
 
 // explain() of a Plan, a KernelPlan and an AxesPlan called unqualified under `using namespace

@@ -202,6 +202,16 @@ TEST(StridedArray, SizeOverflowThrows) {
   const auto fine = StridedArray<char>::row_major({0, big, 4});
   EXPECT_EQ(fine.size(), 0u);
   EXPECT_EQ(fine.stride(0), static_cast<std::ptrdiff_t>(4 * big));
+  // Counts that fit std::size_t but not std::ptrdiff_t, or whose bytes do not: refused before
+  // any allocation is attempted.
+  for (const std::size_t count : {std::size_t(1) << 62, std::size_t(1) << 61}) {
+    try {
+      (void)StridedArray<double>::row_major({count, 2});
+      ADD_FAILURE() << "expected OffsetOverflow for " << count;
+    } catch (const strided::Error& e) {
+      EXPECT_EQ(e.code(), strided::ErrorCode::OffsetOverflow);
+    }
+  }
 }
 
 }  // namespace
