@@ -95,6 +95,9 @@ KernelPlan<2> tune_copy_plan(const Exec& exec, const D& dst, const S& src,
   const auto d = detail::as_view(dst);
   const auto s = detail::as_view(src);
   detail::check_same_shape("tune_copy_plan", d, s);
+  // copy_into's checks, also where nothing is measured (an override, a kept choice).
+  detail::check_output("copy_into", d);
+  detail::check_no_overlap("copy_into", d, s, 0);
   if (options.planner.block_override) return make_plan(d, s, options);
   const std::string key = detail::tuning_key(exec, options, d, s);
   Options chosen = options;

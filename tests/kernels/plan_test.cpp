@@ -379,6 +379,17 @@ TYPED_TEST(PlanTest, TunedCopyPlansCopyAndAreKept) {
   const auto o = strided::tune_copy_plan(exec, row, col, fixed);
   EXPECT_EQ(o.options().planner.block_override, blocks);
   EXPECT_EQ(a, std::vector<double>(48, 1.0));
+  // The same errors where nothing is measured: an override, and a layout pair already tuned.
+  strided_test::expect_error([&] { (void)strided::tune_copy_plan(exec, repeats, col, fixed); },
+                             ErrorCode::NonInjectiveOutput, "copy_into");
+  std::vector<double> c1(48), c2(48, 3.0);
+  (void)strided::tune_copy_plan(exec, strided::StridedView<double>(c1.data(), 48, {6, 7}, {8, 1}),
+                                strided::StridedView<double>(c2.data(), 48, {6, 7}, {8, 1}));
+  const strided::StridedView<double> shifted(a.data() + 1, a.size() - 1, {6, 7}, {8, 1});
+  const strided::StridedView<double> inside(a.data(), a.size(), {6, 7}, {8, 1});
+  strided_test::expect_error([&] { (void)strided::tune_copy_plan(exec, shifted, inside); },
+                             ErrorCode::OverlappingInputOutput, "copy_into");
+  EXPECT_EQ(a, std::vector<double>(48, 1.0));
   // The default options with a repetition count, with and without a space.
   auto src = random_operand<double>({29, 31, 3}, rng);
   strided_test::fill(src.view, 5);
