@@ -479,13 +479,14 @@ TEST(StridedView, DimsAndStridesFromEveryContainer) {
   const int bad[] = {-1};
   expect_error([&] { StridedView<double>(data, 6, bad, {1}); }, ErrorCode::InvalidArgument,
                "IndexList");
-  // Braced lists of variables of any one integer type (no narrowing into the list's type).
-  const int m = 2, n = 3, one = 1;
-  const unsigned long long um = 2, un = 3;
-  const short s1 = 1, s2 = 2;
+  // Braced lists of variables of any one integer type: not constants, so that converting them
+  // into the list's own type would be narrowing (a compile error without IndexList's template).
+  int m = 2, n = 3, one = 1;
+  unsigned long long um = 2, un = 3;
+  short s1 = 1, s2 = 2;
   expect_2x3_col_major(StridedView<double>(data, 6, {m, n}, {one, m}), data);
   expect_2x3_col_major(StridedView<double>(data, 6, {um, un}, {s1, s2}), data);
-  const int minus_three = -3;
+  int minus_three = -3;
   expect_error(
       [&] {
         StridedView<double>(data, 6, {m, minus_three}, {one, m});
