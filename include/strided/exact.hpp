@@ -147,8 +147,9 @@ void exact_axes_checked(const char* function, const std::string& label, const Ex
   compat::ScopedRegion region(label);
   const AxisSplit split = check_axes(function, dst, axes, srcs...);
   if (dst.size() == 0) return;
-  exact_axes_run<Terms>(exec, axes_layout(split, options.planner, dst, srcs...), dst, label,
-                        srcs...);
+  exact_axes_run<Terms>(
+      exec, axes_layout(split, options.planner, host_threads(exec, options), dst, srcs...), dst,
+      label, srcs...);
 }
 
 template <class Terms, class Exec, int S, class DV, class... SV>

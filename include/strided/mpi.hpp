@@ -232,7 +232,8 @@ void global_axes(const char* function, const std::string& label, const Exec& exe
                            Combine::op(), root, comm),
                 function, "MPI_Reduce");
   };
-  const auto layout = d::axes_layout(split, options.planner, dst, srcs...);
+  const auto layout =
+      d::axes_layout(split, options.planner, d::host_threads(exec, options), dst, srcs...);
   d::run_exact_axes_combined<Fold>(
       exec, layout, d::DstRef<typename DV::value_type, typename DV::op_type>{dst.data()},
       d::exact_sources<Fold>(srcs...), label, combine, root < 0 || rank == root);

@@ -84,7 +84,8 @@ void check_axes_operands() {
 template <class DV, class... SV>
 AxesLayout<static_cast<int>(sizeof...(SV))> axes_layout(const AxisSplit& split,
                                                         const PlannerOptions& options,
-                                                        const DV& dst, const SV&... srcs) {
+                                                        int host_threads, const DV& dst,
+                                                        const SV&... srcs) {
   constexpr int S = static_cast<int>(sizeof...(SV));
   const auto& src = std::get<0>(std::forward_as_tuple(srcs...));
   const std::ptrdiff_t* src_strides[S] = {srcs.strides().data()...};
@@ -92,7 +93,7 @@ AxesLayout<static_cast<int>(sizeof...(SV))> axes_layout(const AxisSplit& split,
   AxesLayout<S> layout;
   plan_axes<S>(layout, split.kept, split.reduced, src.extents().data(), src.rank(),
                dst.strides().data(), sizeof(typename DV::value_type), src_strides, src_sizes,
-               options);
+               options, host_threads);
   return layout;
 }
 
@@ -119,7 +120,8 @@ void reduce_axes_checked(const char* function, const std::string& label, const E
   compat::ScopedRegion region(label);
   const AxisSplit split = check_axes(function, dst, axes, srcs...);
   if (dst.size() == 0) return;
-  const auto layout = axes_layout(split, options.planner, dst, srcs...);
+  const auto layout =
+      axes_layout(split, options.planner, host_threads(exec, options), dst, srcs...);
   run_axes(exec, layout, DstRef<typename DV::value_type, typename DV::op_type>{dst.data()},
            make_fold<U>(map_fn, reduce_fn, srcs...), reduce_fn, init, options, label);
 }
@@ -160,7 +162,9 @@ auto make_axes_plan_of(const Options& options, const DV& dst, const IndexList<st
   check_reduced_shape("make_axes_plan", dst, src, split);
   check_output("make_axes_plan", dst);
   auto state = std::make_shared<typename AxesPlan<S>::State>();
-  state->layout = axes_layout(split, options.planner, dst, srcs...);
+  // Made without an instance: sized for the default space's threads.
+  state->layout = axes_layout(split, options.planner,
+                              host_threads(Kokkos::DefaultExecutionSpace(), options), dst, srcs...);
   state->options = options;
   state->axes = axes;
   state->dst_key = layout_key(dst);

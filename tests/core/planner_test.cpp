@@ -752,6 +752,30 @@ TEST(MakePlan, TransposesGetTilesOfTransposeRowBytes) {
   EXPECT_EQ(blocks_of_plan(r), (Extents{32, 32, 1, 1}));
 }
 
+TEST(MakePlan, ColumnSweepsFollowTheL2) {
+  using strided::detail::axis_sweep_outputs;
+  using strided::detail::axis_sweep_tile;
+  constexpr std::size_t KiB = 1024;
+  // 16 lanes per output in at most half the L2 and the 512 KiB stage, 256 outputs at least.
+  EXPECT_EQ(axis_sweep_outputs(1024 * KiB, 8), 4096u);
+  EXPECT_EQ(axis_sweep_outputs(2048 * KiB, 8), 4096u);  // the stage caps it
+  EXPECT_EQ(axis_sweep_outputs(256 * KiB, 8), 1024u);
+  EXPECT_EQ(axis_sweep_outputs(32 * KiB, 8), 256u);
+  EXPECT_EQ(axis_sweep_outputs(1024 * KiB, 4), 8192u);
+  EXPECT_EQ(axis_sweep_outputs(1024 * KiB, 16), 2048u);
+  EXPECT_EQ(axis_sweep_outputs(0, 8), 256u);
+  // Accumulators too large for 256 outputs: what the stage holds, never fewer than 16.
+  EXPECT_EQ(axis_sweep_outputs(1024 * KiB, 1024), 32u);
+  EXPECT_EQ(axis_sweep_outputs(1024 * KiB, 65536), 16u);
+  // Tiles: one sweep, or an even share per thread, rounded up to 16; 256 on a device.
+  EXPECT_EQ(axis_sweep_tile(4096, 1, 1024 * KiB), 4096u);
+  EXPECT_EQ(axis_sweep_tile(4096, 2, 1024 * KiB), 2048u);
+  EXPECT_EQ(axis_sweep_tile(100000, 2, 1024 * KiB), 4096u);
+  EXPECT_EQ(axis_sweep_tile(4096, 3, 1024 * KiB), 1376u);
+  EXPECT_EQ(axis_sweep_tile(4096, 64, 1024 * KiB), 256u);
+  EXPECT_EQ(axis_sweep_tile(4096, 0, 1024 * KiB), 256u);
+}
+
 TEST(MakePlan, TransposedTileRowsFollowTheL2) {
   using strided::detail::transpose_tile_rows;
   // Source and destination rows of a tile take at most half the L2, 16 to 128 rows.

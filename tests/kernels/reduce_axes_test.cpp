@@ -119,12 +119,14 @@ TYPED_TEST(ReduceTest, AxisErrorsLeaveTheDestinationUntouched) {
 }
 
 TYPED_TEST(ReduceTest, EachOutputHasTheBitsOfItsOwnFullReduction) {
-  // Column sums take a sweep across outputs (rows outer, bands of up to 256 columns, 16 rows at
-  // a time), row sums fold each row: either way an output's bits are those of strided::sum over
-  // its own sub-tensor. Widths: one partial band, and two full bands and a ragged one.
+  // Column sums take a sweep across outputs (rows outer, bands as wide as the L2 holds, groups
+  // of 4 rows per lane), row sums fold each row: either way an output's bits are those of
+  // strided::sum (and strided::dot) over its own sub-tensor. Rows: fewer than the 16 lanes, one
+  // group, ragged tails; widths: under one vector band, several bands of 256, and more than one
+  // band of a 1 MiB L2 (4096 f64 outputs).
   const TypeParam exec;
-  for (std::size_t rows : {5, 16, 17, 700})
-    for (std::size_t cols : {37, 531}) {
+  for (std::size_t rows : {5, 16, 17, 83, 700})
+    for (std::size_t cols : {37, 531, 4500}) {
       auto a = strided::StridedArray<double>::from_fn_row_major(
           {rows, cols},
           [](const strided::MultiIndex& i) { return std::sin(double(i[0] * 37 + i[1])); });
@@ -146,6 +148,16 @@ TYPED_TEST(ReduceTest, EachOutputHasTheBitsOfItsOwnFullReduction) {
           },
           a.view()))
           << rows << " x " << cols << ", row sums";
+      auto coldot = strided::StridedArray<double>::row_major({cols});
+      strided::dot_axes(exec, coldot.view(), a.view(), a.view(), {0});
+      ASSERT_TRUE(strided_test::elements_same_bits(
+          coldot.view(),
+          [&](const std::vector<std::size_t>& j) {
+            const auto column = a.view().slice(1, j[0], j[0] + 1);
+            return strided::dot(exec, column, column);
+          },
+          a.view()))
+          << rows << " x " << cols << ", column dots";
     }
 }
 

@@ -11,6 +11,7 @@
 // 320 MiB L3 where sysfs says 32 MiB), then sysconf, then conservative defaults. Reductions
 // never read this: their tiles, and so their bits, do not depend on the machine.
 
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
 #include <cstdio>
@@ -128,6 +129,34 @@ inline std::size_t transpose_tile_rows(std::size_t l2_bytes, std::size_t row_byt
   // (Divided, not multiplied: row_bytes comes from an option that takes any value.)
   while (rows < 128 && row_bytes > 0 && rows * 2 <= budget / row_bytes) rows *= 2;
   return rows;
+}
+
+/// Largest per-thread stage of the lanes of a column sweep (see axis_sweep_outputs).
+inline constexpr std::size_t AXIS_STAGE_BYTES = std::size_t(512) << 10;
+
+/// Outputs per sweep of an axis reduction whose outputs each fold one strided run (column sums):
+/// their 16 lanes of `lane_bytes` take at most half the L2 and AXIS_STAGE_BYTES, between 256 and
+/// a multiple of 16 (1 MiB L2, f64: 4096 outputs, so each row of a 4096-wide matrix is read
+/// whole; a 256 KiB L2: 1024). Rows read in 2 KiB pieces left column sums at half the speed of a
+/// sequential read: each piece restarts the prefetchers and takes a new page.
+/// The most outputs of a sweep whatever the L2 (the stage's size): at least 16.
+constexpr std::size_t axis_sweep_most(std::size_t lane_bytes) {
+  const std::size_t most = AXIS_STAGE_BYTES / (16 * (lane_bytes > 0 ? lane_bytes : 1)) / 16 * 16;
+  return most < 16 ? 16 : most;
+}
+inline std::size_t axis_sweep_outputs(std::size_t l2_bytes, std::size_t lane_bytes) {
+  const std::size_t fit = l2_bytes / 2 / (16 * (lane_bytes > 0 ? lane_bytes : 1)) / 16 * 16;
+  return std::min(std::max<std::size_t>(fit, 256), axis_sweep_most(lane_bytes));
+}
+
+/// Outputs per tile of such sweeps on `threads` host threads (0: not on a host space): one
+/// sweep's worth, but no wider than an even share of `outputs` (rounded up to 16), so that every
+/// thread sweeps; at least 256. Tiles do not change any output's bits.
+inline std::size_t axis_sweep_tile(std::size_t outputs, int threads, std::size_t l2_bytes) {
+  if (threads <= 0) return 256;
+  const std::size_t t = static_cast<std::size_t>(threads);
+  const std::size_t share = ((outputs + t - 1) / t + 15) / 16 * 16;
+  return std::max<std::size_t>(256, std::min(axis_sweep_outputs(l2_bytes, 8), share));
 }
 
 }  // namespace strided::detail

@@ -33,6 +33,11 @@ struct PlannerOptions {
   std::size_t l2_bytes = 0;
 };
 
+/// The L2 that sizes `opt`'s tiles: its own, or the host's.
+inline std::size_t planner_l2_bytes(const PlannerOptions& opt) {
+  return opt.l2_bytes > 0 ? opt.l2_bytes : machine().l2_bytes;
+}
+
 /// 1 + the number of non-zero |strides| strictly smaller than |strides[i]|; 0 stride -> 1.
 inline void stride_order(int rank, const std::ptrdiff_t* strides, int* order) {
   for (int i = 0; i < rank; ++i) {
@@ -428,7 +433,7 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
     // Only maps have this strategy: reduction tiles never depend on the machine.
     if (p.strategy == Strategy::Transpose && !opt.block_override && opt.transpose_row_bytes > 0) {
       const std::size_t side = std::max<std::size_t>(16, opt.transpose_row_bytes / element_size[0]);
-      const std::size_t l2 = opt.l2_bytes > 0 ? opt.l2_bytes : machine().l2_bytes;
+      const std::size_t l2 = planner_l2_bytes(opt);
       const std::size_t row_bytes = saturating_mul(side, element_size[0]);
       p.blocks[0] = std::min(p.dims[0], transpose_tile_rows(l2, row_bytes));
       p.blocks[1] = std::min(p.dims[1], side);

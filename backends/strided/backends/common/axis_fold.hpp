@@ -11,8 +11,10 @@
 #include "strided/backends/common/reduce_body.hpp"
 #include "strided/backends/common/tile_walk.hpp"
 #include "strided/backends/device/team_tile.hpp"
+#include "strided/backends/host/thread_stage.hpp"
 #include "strided/backends/host/vector_width.hpp"
 #include "strided/core/combine.hpp"
+#include "strided/core/machine.hpp"
 
 namespace strided::detail {
 
@@ -24,23 +26,14 @@ inline constexpr std::size_t INLINE_SUB_TILES = 16;
 /// Fewest outputs per sweep of AxisBody.
 inline constexpr std::size_t AXIS_SWEEP = 16;
 
-/// Outputs per tile of an axis reduction whose outputs each fold one run: AxisBody sweeps them
-/// rows outer, reading 2 KiB of each row at a time (8-byte accumulators), runs long enough for
-/// the hardware prefetchers. Sweeping 16 outputs (128 B of each row per pass, the earlier
-/// design) left W4.colsum at half the speed of a rows-outer plain loop.
-inline constexpr std::size_t AXIS_BAND = 256;
+/// Rows per lane that AxisBody::sweep adds before storing a lane line back (4 rows side by
+/// side: W4.colsum at 1 thread 6.2 ms against 8.6 ms one row at a time, a 6.3 ms plain read).
+inline constexpr std::ptrdiff_t AXIS_SWEEP_ROWS = 4;
 
 /// Outputs per pass of AxisBody::rows: one unit-stride run (a row) each, read side by side. A
 /// core keeps more lines in flight on a few streams than on one (row sums of 4096 x 4096 at 1
 /// thread: 15.3 ms a row at a time, 11.6 ms four at a time).
 inline constexpr std::size_t AXIS_ROWS = 4;
-
-/// Most outputs per sweep: their 16 lanes fill at most 32 KiB (L1).
-template <class U>
-inline constexpr std::size_t axis_band = 2048 / sizeof(U) < AXIS_SWEEP
-                                             ? AXIS_SWEEP
-                                             : (2048 / sizeof(U) < AXIS_BAND ? 2048 / sizeof(U)
-                                                                             : AXIS_BAND);
 
 /// Folds the sub-tensor at `base` (per-source offsets); sub.tile_count in [1, INLINE_SUB_TILES].
 template <int S, class Fold>
@@ -74,6 +67,9 @@ struct AxisBody {
   Fold fold;
   U init;
 
+  /// Outputs per host sweep (axis_sweep_outputs for U and the host's L2; a multiple of 16).
+  std::size_t band = AXIS_SWEEP;
+
   static constexpr std::size_t SWEEP = AXIS_SWEEP;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
@@ -90,7 +86,7 @@ struct AxisBody {
         if (sub.rank == 1 && sub.tile_count == 1 && s0[1] == 1)
           while (i + SWEEP <= n0) {
             const std::size_t rest = (n0 - i) / SWEEP * SWEEP;
-            const std::size_t width = rest < axis_band<U> ? rest : axis_band<U>;
+            const std::size_t width = rest < band ? rest : band;
             sweep(off, static_cast<std::ptrdiff_t>(i), width, jj, s0, s1);
             i += width;
           }
@@ -130,58 +126,66 @@ struct AxisBody {
     dst.store(at, v);
   }
 
-  /// Outputs i0 .. i0+width-1 (width <= axis_band<U>), rows outer: each row of the band is read
-  /// once, in order. Each output has its own Lanes on its single run (element r to lane
+  /// Outputs i0 .. i0+width-1 (width <= band), rows outer: each row of the band is read once,
+  /// in order. Each output has its own Lanes on its single run (element r to lane
   /// Lanes::of(r), the first 16 seed them, then Lanes::combine): the bits of the plain fold.
-  /// The lanes are stored lane-major so that the loops over outputs vectorize.
+  /// The lanes sit in a per-thread stage in the L2, lane-major so that the loops over outputs
+  /// vectorize; a band is as wide as the L2 allows (axis_sweep_outputs), so rows are read whole.
   KOKKOS_INLINE_FUNCTION void sweep(const std::ptrdiff_t* off, std::ptrdiff_t i0, std::size_t width,
                                     std::ptrdiff_t jj, const std::ptrdiff_t* s0,
                                     const std::ptrdiff_t* s1) const {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     const Plan<S>& sub = *plan;
     using Order = Lanes<U, decltype(fold.reduce_fn)>;
     constexpr int L = REDUCE_LANES;
-    constexpr std::size_t W = axis_band<U>;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(sub.dims[0]), step = sub.strides[0][0];
     const std::ptrdiff_t base = off[1] + i0 + jj * s1[1];
     const auto& src = get<0>(fold.srcs);
-    U lanes[L][W];
+    U* const lanes = thread_stage<U, L * axis_sweep_most(sizeof(U)), 1>();
+    auto lane = [&](std::ptrdiff_t l) { return lanes + static_cast<std::size_t>(l) * width; };
     const std::ptrdiff_t seed = n < L ? n : L;
     for (std::ptrdiff_t r = 0; r < seed; ++r)
       for (std::size_t o = 0; o < width; ++o)
-        lanes[r][o] = fold.map_fn(src.read(base + r * step + static_cast<std::ptrdiff_t>(o)));
-    // Groups of 16 rows (one per lane), V outputs at a time: the 16 x V accumulators stay in
-    // registers (one vector register per lane) while 16 rows pass, instead of one load and
-    // store of an accumulator per element.
+        lane(r)[o] = fold.map_fn(src.read(base + r * step + static_cast<std::ptrdiff_t>(o)));
+    // Groups of AXIS_SWEEP_ROWS rows per lane: lane l takes rows l, l+16, l+32, ... of the
+    // group (its own order), V outputs at a time in registers, so each lane line is loaded and
+    // stored once per group; a few rows are read side by side, each whole.
     constexpr std::size_t V = host_vector_elements<U>;
+    constexpr std::ptrdiff_t G = AXIS_SWEEP_ROWS;
     std::ptrdiff_t r = seed;
     if (seed == L)
-      for (; r + L <= n; r += L)
-        for (std::size_t o0 = 0; o0 < width; o0 += V) {
-          U acc[L][V];
-          for (int l = 0; l < L; ++l)
-            for (std::size_t v = 0; v < V; ++v) acc[l][v] = lanes[l][o0 + v];
-          for (int l = 0; l < L; ++l) {
-            const std::ptrdiff_t row = base + (r + l) * step + static_cast<std::ptrdiff_t>(o0);
-            for (std::size_t v = 0; v < V; ++v)
-              acc[l][v] = fold.reduce_fn(
-                  acc[l][v], fold.map_fn(src.read(row + static_cast<std::ptrdiff_t>(v))));
+      for (; r + G * L <= n; r += G * L)
+        for (std::ptrdiff_t l = 0; l < L; ++l) {
+          U* const out = lane(l);
+          const std::ptrdiff_t row0 = base + (r + l) * step;
+          for (std::size_t o0 = 0; o0 < width; o0 += V) {
+            U acc[V];
+            for (std::size_t v = 0; v < V; ++v) acc[v] = out[o0 + v];
+            for (std::ptrdiff_t g = 0; g < G; ++g) {
+              const std::ptrdiff_t row = row0 + g * L * step + static_cast<std::ptrdiff_t>(o0);
+              for (std::size_t v = 0; v < V; ++v)
+                acc[v] = fold.reduce_fn(
+                    acc[v], fold.map_fn(src.read(row + static_cast<std::ptrdiff_t>(v))));
+            }
+            for (std::size_t v = 0; v < V; ++v) out[o0 + v] = acc[v];
           }
-          for (int l = 0; l < L; ++l)
-            for (std::size_t v = 0; v < V; ++v) lanes[l][o0 + v] = acc[l][v];
         }
     for (; r < n; ++r) {
-      U* lane = lanes[Order::of(static_cast<std::size_t>(r))];
+      U* const out = lane(static_cast<std::ptrdiff_t>(Order::of(static_cast<std::size_t>(r))));
       const std::ptrdiff_t row = base + r * step;
       for (std::size_t o = 0; o < width; ++o)
-        lane[o] =
-            fold.reduce_fn(lane[o], fold.map_fn(src.read(row + static_cast<std::ptrdiff_t>(o))));
+        out[o] =
+            fold.reduce_fn(out[o], fold.map_fn(src.read(row + static_cast<std::ptrdiff_t>(o))));
     }
     for (std::size_t o = 0; o < width; ++o) {
       Order::combine(static_cast<int>(seed), fold.reduce_fn,
-                     [&](int l) -> U& { return lanes[l][o]; });
+                     [&](int l) -> U& { return lane(l)[o]; });
       store(off[0] + (i0 + static_cast<std::ptrdiff_t>(o)) * s0[0] + jj * s1[0],
-            fold.reduce_fn(init, lanes[0][o]));
+            fold.reduce_fn(init, lane(0)[o]));
     }
+#else
+    (void)off, (void)i0, (void)width, (void)jj, (void)s0, (void)s1;
+#endif
   }
 
   /// Outputs i0 .. i0+AXIS_ROWS-1, each folding its own unit-stride run of the sub-plan, the

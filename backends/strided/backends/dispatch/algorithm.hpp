@@ -31,6 +31,18 @@ bool uses_device_algorithm(const Options& options) {
   }
 }
 
+/// The threads of `exec` that a host-algorithm call spreads over; 0 under the device algorithm.
+/// Sizes the output tiles of column sweeps (plan_axes), which change no bits.
+template <class Exec>
+int host_threads(const Exec& exec, const Options& options) {
+  if constexpr (!compat::is_host_space_v<Exec>) {
+    (void)exec, (void)options;
+    return 0;
+  } else {
+    return uses_device_algorithm<Exec>(options) ? 0 : compat::concurrency(exec);
+  }
+}
+
 /// A host call of `work` element visits runs on the calling thread (host algorithm only).
 template <class Exec>
 bool runs_inline(const Exec& exec, const Options& options, std::size_t work) {

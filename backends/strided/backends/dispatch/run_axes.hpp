@@ -55,12 +55,13 @@ struct AxesLayout {
 };
 
 /// `kept`/`reduced`: the source axes, in source order; `dst_strides[k]` is the destination's
-/// stride on kept axis k.
+/// stride on kept axis k. `host_threads`: the threads of the host space the plan will run on,
+/// 0 for a device (it sizes the tiles of column sweeps only; no bit depends on it).
 template <int S, class Axes>
 void plan_axes(AxesLayout<S>& layout, const Axes& kept, const Axes& reduced,
                const std::size_t* extents, std::size_t src_rank, const std::ptrdiff_t* dst_strides,
                std::size_t dst_size, const std::ptrdiff_t* const* src_strides,
-               const std::size_t* src_sizes, const PlannerOptions& options) {
+               const std::size_t* src_sizes, const PlannerOptions& options, int host_threads) {
   layout.sub = plan_over<S>(reduced, src_strides, src_sizes, extents, options);
   layout.outputs = 1;
   for (std::size_t a : kept) layout.outputs *= extents[a];
@@ -80,10 +81,12 @@ void plan_axes(AxesLayout<S>& layout, const Axes& kept, const Axes& reduced,
   // long reductions still spread over threads, but at least one sweep of outputs; each output's
   // bits do not depend on it.
   // A single reduced run per output is swept rows outer (AxisBody::sweep): tiles then hold a
-  // whole band of outputs.
+  // whole band of outputs, as wide as the L2 allows while every thread gets one.
   PlannerOptions by_work = options;
   const std::size_t fewest =
-      layout.sub.rank == 1 && layout.sub.tile_count == 1 ? AXIS_BAND : AXIS_SWEEP;
+      layout.sub.rank == 1 && layout.sub.tile_count == 1
+          ? axis_sweep_tile(layout.outputs, host_threads, planner_l2_bytes(options))
+          : AXIS_SWEEP;
   by_work.max_tile_elements = std::max<std::size_t>(
       fewest, by_work.max_tile_elements / std::max<std::size_t>(1, layout.sub.count));
   layout.out = plan_over<S + 1>(kept, out_strides, out_sizes, extents, by_work);
@@ -124,7 +127,8 @@ void run_axes(const Exec& exec, const AxesLayout<S>& layout, const Dst& dst, con
       const Body body{dst, staged.template get<0>(), fold, init};
       run_rows_teams(exec, layout.out, staged.template get<1>(), body, label);
     } else if constexpr (compat::is_host_space_v<Exec>) {
-      const Body body{dst, &sub, fold, init};
+      const Body body{dst, &sub, fold, init,
+                      axis_sweep_outputs(planner_l2_bytes(options.planner), sizeof(U))};
       run_host_tiles(exec, layout.out, body, options, label,
                      outputs * (sub.count > 0 ? sub.count : 1));
     }
