@@ -112,6 +112,12 @@ struct MapBody {
                                                std::index_sequence<I...>) const {
     // B x B blocks as in run_transposed: the sources are read along j (their fast group), the
     // destination written along i (its fast group), each through whole lines.
+    // Sources whose group is one unit-stride run are read as B long streams, which the hardware
+    // prefetchers follow; others (W2: runs of one line) are prefetched by hand below.
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    bool scattered = false;
+    ((scattered = scattered || !runs_unit(t1[I + 1], n1)), ...);
+#endif
     for (std::size_t i0 = 0; i0 < n0; i0 += B) {
       const std::size_t bi = n0 - i0 < B ? n0 - i0 : B;
       // A band whose destination elements are one contiguous line stores (streams) it whole.
@@ -132,6 +138,16 @@ struct MapBody {
             }
             bool aligned = stream;
             for (std::size_t k = 0; aligned && k < B; ++k) aligned = streams_rows(to[k], 0);
+            // Gathered source lines lie in no order a hardware prefetcher follows: fetch the
+            // lines of the block GATHER_PREFETCH blocks ahead (into the next band at a band's
+            // end) while this one moves (W2 at 1 thread: 66-80 ms without, 42-54 ms with).
+            std::size_t pi = i0, pj = j0 + GATHER_PREFETCH * B;
+            if (pj >= n1) pj -= n1, pi += B;
+            if (scattered && pj < n1 && pi + B <= n0)
+              for (std::size_t k = 0; k < B; ++k)
+                (simd::prefetch_rows<1>(
+                     get<I>(srcs).ptr + (off[I + 1] + t0[I + 1][pi + k] + t1[I + 1][pj]), 0),
+                 ...);
             transpose_through_f(from, to, aligned, std::index_sequence<I...>{});
             continue;
           }
@@ -154,13 +170,15 @@ struct MapBody {
     }
   }
 
-  /// Whether offsets t[0 .. B) step by one element.
-  KOKKOS_FORCEINLINE_FUNCTION static bool runs_unit(const std::ptrdiff_t* t) {
-    for (std::size_t k = 1; k < B; ++k)
+  /// Whether offsets t[0 .. n) step by one element.
+  KOKKOS_FORCEINLINE_FUNCTION static bool runs_unit(const std::ptrdiff_t* t, std::size_t n = B) {
+    for (std::size_t k = 1; k < n; ++k)
       if (t[k] != t[0] + ii(k)) return false;
     return true;
   }
 
+  /// How many blocks ahead a gathered block prefetches its sources' lines.
+  static constexpr std::size_t GATHER_PREFETCH = 4;
   /// How many blocks ahead the mixed walk prefetches its transposed sources.
   static constexpr std::size_t PREFETCH_AHEAD = 2;
 
