@@ -16,26 +16,33 @@
 
 namespace strided::detail {
 
+// `repeatable`: a built-in element function that may run twice on an element (the same value
+// written twice), which lets blocks at ragged edges overlap their neighbours.
+
 struct CopyFn {
   static constexpr bool is_plain_copy = true;  // lets unit-stride runs of one type use memcpy
+  static constexpr bool repeatable = true;
   template <class T>
   KOKKOS_INLINE_FUNCTION T operator()(const T& x) const {
     return x;
   }
 };
 struct ConjFn {
+  static constexpr bool repeatable = true;
   template <class T>
   KOKKOS_INLINE_FUNCTION T operator()(const T& x) const {
     return conj_value(x);
   }
 };
 struct AddFn {
+  static constexpr bool repeatable = true;
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
     return add(a, b);
   }
 };
 struct MulFn {
+  static constexpr bool repeatable = true;
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
     return mul(a, b);
@@ -44,6 +51,7 @@ struct MulFn {
 template <class Alpha>
 struct AxpyFn {
   Alpha alpha;
+  static constexpr bool repeatable = true;
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
     return add(a, rounded_mul(alpha, b));
@@ -52,6 +60,7 @@ struct AxpyFn {
 template <class Alpha>
 struct ScaleFn {
   Alpha alpha;
+  static constexpr bool repeatable = true;
   template <class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const B& b) const {
     return mul(alpha, b);
