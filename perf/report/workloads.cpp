@@ -13,7 +13,8 @@ std::vector<Workload> all_workloads() {
   std::stable_sort(all.begin(), all.end(), [](const Workload& a, const Workload& b) {
     return std::stoi(a.id.substr(1)) < std::stoi(b.id.substr(1));
   });
-  // The contractions (issue 28), a family of their own after the W rows.
+  // Permutations of odd extents, then the contractions (issue 28): families after the W rows.
+  for (Workload& w : odd_workloads()) all.push_back(std::move(w));
   for (Workload& w : contract_workloads()) all.push_back(std::move(w));
   // The rows on the default execution space (the GPU on a device build) come last.
   for (Workload& w : device_workloads()) all.push_back(std::move(w));

@@ -23,6 +23,7 @@ struct Workload {
 };
 
 std::vector<Workload> permute_workloads();      ///< W1, W2, W3, W9 (workloads_permute.cpp)
+std::vector<Workload> odd_workloads();          ///< O (workloads_permute.cpp)
 std::vector<Workload> reduce_workloads();       ///< W4, W6 (workloads_reduce.cpp)
 std::vector<Workload> elementwise_workloads();  ///< W5, W7 (workloads_elementwise.cpp)
 std::vector<Workload> small_workloads();        ///< W8 (workloads_small.cpp)

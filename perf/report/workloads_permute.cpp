@@ -1,6 +1,7 @@
-// W1 (permutations of a rank-4 tensor), W2 (rank-25 permutation), W3 (square transpose) and W9
-// (the same permuted copy at ranks 2 to 24): Strided's copy_into beside a plain loop in the
-// destination's order, Kokkos deep_copy between layouts and a plain MDRange copy.
+// W1 (permutations of a rank-4 tensor), W2 (rank-25 permutation), W3 (square transpose), W9
+// (the same permuted copy at ranks 2 to 24) and O (odd extents at ranks 3 to 6): Strided's
+// copy_into beside a plain loop in the destination's order, Kokkos deep_copy between layouts
+// and a plain MDRange copy.
 #include <Kokkos_Core.hpp>
 #include <array>
 #include <cstdint>
@@ -187,6 +188,16 @@ Workload w9(std::size_t rank) {
           }};
 }
 
+/// O: permutations of tensors whose extents are not powers of two (the shapes of the
+/// transposition benchmarks in the literature: ragged blocks, rows that start mid-line). No
+/// PERFORMANCE.md target: shown against the copy limit and the plain loop.
+Workload odd(const std::string& name, std::size_t rank, std::vector<std::size_t> perm) {
+  return {"O." + name, LimitKind::Copy, {}, [rank, perm](Bench& bench) {
+            run_high_rank(bench, std::vector<std::size_t>(rank, bench.sizes().odd_extent[rank - 3]),
+                          perm);
+          }};
+}
+
 }  // namespace
 
 std::vector<Workload> permute_workloads() {
@@ -199,6 +210,12 @@ std::vector<Workload> permute_workloads() {
       {"W3.transpose", LimitKind::Copy, {Target::of_limit(0.85)}, run_w3}};
   for (std::size_t rank : {2, 3, 4, 6, 8, 12, 16, 24}) list.push_back(w9(rank));
   return list;
+}
+
+std::vector<Workload> odd_workloads() {
+  return {odd("r3.perm021", 3, {0, 2, 1}), odd("r3.perm210", 3, {2, 1, 0}),
+          odd("r4.perm1032", 4, {1, 0, 3, 2}), odd("r5.perm43210", 5, {4, 3, 2, 1, 0}),
+          odd("r6.perm543210", 6, {5, 4, 3, 2, 1, 0})};
 }
 
 }  // namespace strided_report
