@@ -289,8 +289,10 @@ struct MapBody {
           block<false>(off, i0, j0, n0 - i0, B, s0, s1, seq);
       return;
     }
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     if (stream && !streams_rows(dst.ptr + off[0], s1[0]) && staged_rows(off, n0, n1, s0, s1, seq))
       return;
+#endif
     // Ragged edges of a built-in function's tile (n0, n1 >= B here) run as full blocks shifted
     // back to end at the edge, overlapping their neighbours: no source is the destination on
     // this path, so the overlap writes the same values again, and every element goes through
