@@ -8,8 +8,9 @@
 // The host's caches and CPU, read once at run time: element-wise plans size their transposed
 // tiles from the L2, and the report names the machine its figures hold for. Linux's sysfs is
 // read first (the kernel's own view: on KVM guests glibc's sysconf has reported the host's
-// 320 MiB L3 where sysfs says 32 MiB), then sysconf, then conservative defaults. Reductions
-// never read this: their tiles, and so their bits, do not depend on the machine.
+// 320 MiB L3 where sysfs says 32 MiB), then sysconf, then conservative defaults. The only
+// reductions that read it are column sweeps, for the width of their output bands; no fold's
+// tiles, and so no bit, depend on the machine.
 
 #include <algorithm>
 #include <cctype>
@@ -134,24 +135,26 @@ inline std::size_t transpose_tile_rows(std::size_t l2_bytes, std::size_t row_byt
 /// Largest per-thread stage of the lanes of a column sweep (see axis_sweep_outputs).
 inline constexpr std::size_t AXIS_STAGE_BYTES = std::size_t(512) << 10;
 
-/// Outputs per sweep of an axis reduction whose outputs each fold one strided run (column sums):
-/// their 16 lanes of `lane_bytes` take at most half the L2 and AXIS_STAGE_BYTES, between 256 and
-/// a multiple of 16 (1 MiB L2, f64: 4096 outputs, so each row of a 4096-wide matrix is read
-/// whole; a 256 KiB L2: 1024). Rows read in 2 KiB pieces left column sums at half the speed of a
-/// sequential read: each piece restarts the prefetchers and takes a new page.
 /// The most outputs of a sweep whatever the L2 (the stage's size): at least 16.
 constexpr std::size_t axis_sweep_most(std::size_t lane_bytes) {
   const std::size_t most = AXIS_STAGE_BYTES / (16 * (lane_bytes > 0 ? lane_bytes : 1)) / 16 * 16;
   return most < 16 ? 16 : most;
 }
+
+/// Outputs per sweep of an axis reduction whose outputs each fold one strided run (column sums):
+/// their 16 lanes of `lane_bytes` take at most half the L2 and AXIS_STAGE_BYTES, between 256 and
+/// a multiple of 16 (1 MiB L2, f64: 4096 outputs, so each row of a 4096-wide matrix is read
+/// whole; a 256 KiB L2: 1024). Rows read in 2 KiB pieces left column sums at half the speed of a
+/// sequential read: each piece restarts the prefetchers and takes a new page.
 inline std::size_t axis_sweep_outputs(std::size_t l2_bytes, std::size_t lane_bytes) {
   const std::size_t fit = l2_bytes / 2 / (16 * (lane_bytes > 0 ? lane_bytes : 1)) / 16 * 16;
   return std::min(std::max<std::size_t>(fit, 256), axis_sweep_most(lane_bytes));
 }
 
 /// Outputs per tile of such sweeps on `threads` host threads (0: not on a host space): one
-/// sweep's worth, but no wider than an even share of `outputs` (rounded up to 16), so that every
-/// thread sweeps; at least 256. Tiles do not change any output's bits.
+/// sweep's worth of 8-byte lanes (the plan does not know the accumulator; a wider one sweeps a
+/// tile in several bands), but no wider than an even share of `outputs` (rounded up to 16), so
+/// that every thread sweeps; at least 256. Tiles do not change any output's bits.
 inline std::size_t axis_sweep_tile(std::size_t outputs, int threads, std::size_t l2_bytes) {
   if (threads <= 0) return 256;
   const std::size_t t = static_cast<std::size_t>(threads);

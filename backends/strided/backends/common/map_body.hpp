@@ -300,24 +300,13 @@ struct MapBody {
     // to the element-wise path).
     constexpr bool overlap = is_repeatable<F>::value;
     for (std::size_t i0 = 0; i0 < n0; i0 += B) {
-      const std::size_t at_i = overlap && n0 - i0 < B ? n0 - B : i0;
       const std::size_t bi = overlap || n0 - i0 >= B ? B : n0 - i0;
       for (std::size_t j0 = 0; j0 < n1; j0 += B) {
-        const std::size_t at_j = overlap && n1 - j0 < B ? n1 - B : j0;
         const std::size_t bj = overlap || n1 - j0 >= B ? B : n1 - j0;
-#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-        // A band reads B source lines side by side, often one page; the next band starts
-        // another page, where the hardware prefetchers start over: fetch its lines now.
-        if (i0 + 2 * B <= n0)
-          ((magnitude(s1[I + 1]) == 1
-                ? simd::prefetch_rows<B>(
-                      get<I>(srcs).ptr + (off[I + 1] + ii(i0 + B) * s0[I + 1] + ii(j0) * s1[I + 1]),
-                      s0[I + 1])
-                : void()),
-           ...);
-#endif
+        prefetch_next_band(off, i0, j0, n0, s0, s1, seq);
         if (bi == B && bj == B)
-          block<true>(off, at_i, at_j, B, B, s0, s1, seq);
+          block<true>(off, block_start(i0, n0, overlap), block_start(j0, n1, overlap), B, B, s0, s1,
+                      seq);
         else
           block<false>(off, i0, j0, bi, bj, s0, s1, seq);
       }
@@ -352,23 +341,12 @@ struct MapBody {
       if (!rows || n0 * sizeof(value_type) < 512 || n1 < B || pitch * n1 > STAGE_ELEMENTS)
         return false;
       value_type* const stage = thread_stage<value_type, STAGE_ELEMENTS, sizeof...(I) + 1>();
-      for (std::size_t i0 = 0; i0 < n0; i0 += B) {
-        const std::size_t at_i = n0 - i0 < B ? n0 - B : i0;  // overlapping, as in run_transposed
+      for (std::size_t i0 = 0; i0 < n0; i0 += B)
         for (std::size_t j0 = 0; j0 < n1; j0 += B) {
-          const std::size_t at_j = n1 - j0 < B ? n1 - B : j0;
-          if (i0 + 2 * B <= n0)
-            (simd::prefetch_rows<B>(
-                 get<I>(srcs).ptr + (off[I + 1] + ii(i0 + B) * s0[I + 1] + ii(j0)), s0[I + 1]),
-             ...);
-          std::ptrdiff_t from[sizeof...(I)][B] = {};
-          value_type* to[B] = {};
-          for (std::size_t k = 0; k < B; ++k) {
-            ((from[I][k] = off[I + 1] + ii(at_i + k) * s0[I + 1] + ii(at_j)), ...);
-            to[k] = stage + (at_j + k) * pitch + at_i;
-          }
-          transpose_through_f(from, to, false, seq);
+          prefetch_next_band(off, i0, j0, n0, s0, s1, seq);
+          transposed_block(off, block_start(i0, n0, true), block_start(j0, n1, true), s0, s1, stage,
+                           static_cast<std::ptrdiff_t>(pitch), false, seq);
         }
-      }
       constexpr std::size_t W = stream_width<value_type>, LINE = 64 / sizeof(value_type);
       for (std::size_t j = 0; j < n1; ++j) {
         value_type* const d = dst.ptr + (off[0] + ii(j) * s1[0]);
@@ -527,7 +505,10 @@ struct MapBody {
       bool rows = true;  // every source reads its lines along axis 1
       ((rows = rows && s1[I + 1] == 1), ...);
       if (rows) {
-        transposed_block(off, i0, j0, s0, s1, std::index_sequence<I...>{});
+        value_type* const out = dst.ptr + off[0];
+        transposed_block(off, i0, j0, s0, s1, out, s1[0],
+                         stream && streams_rows(out + (ii(j0) * s1[0] + ii(i0)), s1[0]),
+                         std::index_sequence<I...>{});
         return;
       }
     }
@@ -550,19 +531,50 @@ struct MapBody {
   }
 
   /// A full block whose sources all read along axis 1 with unit stride: B source rows in, B
-  /// destination rows out through the in-register transposes.
+  /// rows out through the in-register transposes, row j0 + k at out + (j0 + k) * pitch + i0
+  /// (the destination, or staged_rows' stage), with non-temporal stores when `streamed`.
   template <std::size_t... I>
   KOKKOS_FORCEINLINE_FUNCTION void transposed_block(const std::ptrdiff_t* off, std::size_t i0,
                                                     std::size_t j0, const std::ptrdiff_t* s0,
-                                                    const std::ptrdiff_t* s1,
+                                                    const std::ptrdiff_t* s1, value_type* out,
+                                                    std::ptrdiff_t pitch, bool streamed,
                                                     std::index_sequence<I...> seq) const {
     std::ptrdiff_t from[sizeof...(I)][B] = {};
     value_type* to[B] = {};
     for (std::size_t k = 0; k < B; ++k) {
       ((from[I][k] = off[I + 1] + ii(i0 + k) * s0[I + 1] + ii(j0) * s1[I + 1]), ...);
-      to[k] = dst.ptr + (off[0] + ii(j0 + k) * s1[0] + ii(i0));
+      to[k] = out + (ii(j0 + k) * pitch + ii(i0));
     }
-    transpose_through_f(from, to, stream && streams_rows(to[0], s1[0]), seq);
+    transpose_through_f(from, to, streamed, seq);
+  }
+
+  /// Where a block of B starting at i0 of an axis of n >= B elements runs: at i0, or, at a
+  /// ragged end when `overlap`, shifted back to end at n (over its neighbour).
+  KOKKOS_FORCEINLINE_FUNCTION static std::size_t block_start(std::size_t i0, std::size_t n,
+                                                             bool overlap) {
+    return overlap && n - i0 < B ? n - B : i0;
+  }
+
+  /// A band of blocks reads B source lines side by side, often one page; the next band starts
+  /// another page, where the hardware prefetchers start over: fetch the lines of the next band
+  /// (rows i0 + B ..) at j0 now, for the sources that read along axis 1. Host code.
+  template <std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION void prefetch_next_band(const std::ptrdiff_t* off, std::size_t i0,
+                                                      std::size_t j0, std::size_t n0,
+                                                      const std::ptrdiff_t* s0,
+                                                      const std::ptrdiff_t* s1,
+                                                      std::index_sequence<I...>) const {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    if (i0 + 2 * B <= n0)
+      ((magnitude(s1[I + 1]) == 1
+            ? simd::prefetch_rows<B>(
+                  get<I>(srcs).ptr + (off[I + 1] + ii(i0 + B) * s0[I + 1] + ii(j0) * s1[I + 1]),
+                  s0[I + 1])
+            : void()),
+       ...);
+#else
+    (void)off, (void)i0, (void)j0, (void)n0, (void)s0, (void)s1;
+#endif
   }
 
   /// Element j of row i of every source (operand k's row i starts at from[k][i], unit stride)
