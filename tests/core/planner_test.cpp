@@ -776,6 +776,49 @@ TEST(MakePlan, ColumnSweepsFollowTheL2) {
   EXPECT_EQ(axis_sweep_tile(4096, 0, 1024 * KiB), 256u);
 }
 
+TEST(MakePlan, GpuScalePlansLeaveTwoTo17LaneChains) {
+  using strided::detail::tile_grain;
+  const PlannerOptions opt;
+  // Below 2^22 elements the grain is max_tile_elements: the fold order of earlier releases.
+  EXPECT_EQ(tile_grain(1, opt), opt.max_tile_elements);
+  EXPECT_EQ(tile_grain((std::size_t(1) << 22) - 1, opt), opt.max_tile_elements);
+  EXPECT_EQ(tile_grain(std::size_t(1) << 22, opt), 512u);
+  EXPECT_EQ(tile_grain(std::size_t(1) << 23, opt), 1024u);
+  EXPECT_EQ(tile_grain(std::size_t(1) << 24, opt), 2048u);
+  EXPECT_EQ(tile_grain(3 * (std::size_t(1) << 22), opt), 1536u);
+  EXPECT_EQ(tile_grain((std::size_t(1) << 25) - 1, opt), 4095u);
+  EXPECT_EQ(tile_grain(std::size_t(1) << 25, opt), 4096u);
+  EXPECT_EQ(tile_grain(std::size_t(1) << 40, opt), 4096u);
+  PlannerOptions small = opt;
+  small.max_tile_elements = 1000;  // never above the user's cap
+  EXPECT_EQ(tile_grain(std::size_t(1) << 25, small), 1000u);
+  // Flat and blocked plans from 2^22 to 2^27 elements: at least 2^13 tiles (2^17 chains of 16
+  // lanes), each chain at most 256 elements.
+  for (std::size_t count = std::size_t(1) << 22; count <= std::size_t(1) << 27;
+       count = count * 3 / 2) {
+    const std::size_t flat_extents[] = {count};
+    const std::ptrdiff_t unit[] = {1}, stride2[] = {2};
+    const std::size_t sizes[] = {8};
+    for (const std::ptrdiff_t* s : {unit, stride2}) {
+      const std::ptrdiff_t* strides[] = {s};
+      const auto p = make_plan<1>(1, flat_extents, strides, sizes, opt);
+      std::size_t tile = 1;
+      for (int i = 0; i < p.rank; ++i) tile *= p.blocks[i];
+      EXPECT_GE(p.tile_count * 16, std::size_t(1) << 17) << count;
+      EXPECT_LE(tile, 16u * 256u) << count;
+    }
+    // A matrix with padded rows is not dense: 2-d blocked tiles.
+    std::size_t side = 1;
+    while (side * side < count) side *= 2;
+    const std::size_t square[] = {side, side};
+    const std::ptrdiff_t padded[] = {1, static_cast<std::ptrdiff_t>(side + 8)};
+    const std::ptrdiff_t* strides[] = {padded};
+    const auto q = make_plan<1>(2, square, strides, sizes, opt);
+    EXPECT_EQ(q.rank, 2);
+    EXPECT_GE(q.tile_count * 16, std::size_t(1) << 17) << side;
+  }
+}
+
 TEST(MakePlan, TransposedTileRowsFollowTheL2) {
   using strided::detail::transpose_tile_rows;
   // Source and destination rows of a tile take at most half the L2, 16 to 128 rows.

@@ -33,6 +33,10 @@ void print(const char* name, const T& x) {
 
 using strided::StridedArray;
 
+/// Past 2^22 elements: the contiguous sum takes GPU-scale tiles (tile_grain), the strided one
+/// (every third element) the tiles of 65536 below that.
+constexpr std::size_t BIG = (std::size_t(1) << 22) + 4093;
+
 /// The probe's input data, on the host.
 struct Data {
   StridedArray<double> a, c, big;
@@ -49,7 +53,7 @@ Data make_data() {
   return {
       StridedArray<double>::from_fn_row_major({700, 900}, wave),
       StridedArray<double>::from_fn_col_major({64, 48, 33}, wave),
-      StridedArray<double>::from_fn_row_major({1 << 21}, wave),
+      StridedArray<double>::from_fn_row_major({BIG}, wave),
       StridedArray<float>::from_fn_row_major(
           {1 << 20}, [](const strided::MultiIndex& i) { return float(std::cos(double(i[0]))); }),
       StridedArray<float>::from_fn_row_major(
@@ -72,7 +76,7 @@ void probe(const Exec& exec) {
   print("sum.contiguous", strided::sum(exec, big.view()));
   print("sum.transposed", strided::sum(exec, a.view().transpose()));
   print("sum.permuted3", strided::sum(exec, c.view().permute({2, 0, 1})));
-  print("sum.strided", strided::sum(exec, big.view().slice(0, 1, 1 << 21, 3)));
+  print("sum.strided", strided::sum(exec, big.view().slice(0, 1, BIG, 3)));
   print("sum.reversed", strided::sum(exec, a.view().reverse(1)));
   print("sum_squares", strided::sum_squares(exec, a.view()));
   print("product.near_one", strided::reduce(
@@ -189,7 +193,7 @@ void probe_default() {
   using LL = Kokkos::LayoutLeft;
   const auto da = to_device<double**, LR>("a", data.a.data(), 700, 900);
   const auto dc = to_device<double***, LL>("c", data.c.data(), 64, 48, 33);
-  const auto dbig = to_device<double*, LR>("big", data.big.data(), 1 << 21);
+  const auto dbig = to_device<double*, LR>("big", data.big.data(), BIG);
   const auto df = to_device<float*, LR>("f", data.f.data(), 1 << 20);
   const auto dg = to_device<float*, LR>("g", data.g.data(), 1 << 20);
   // Kokkos::complex<double> has std::complex<double>'s layout: two doubles, real first.
@@ -203,7 +207,7 @@ void probe_default() {
   print("sum.contiguous", strided::sum(exec, big));
   print("sum.transposed", strided::sum(exec, a.transpose()));
   print("sum.permuted3", strided::sum(exec, c.permute({2, 0, 1})));
-  print("sum.strided", strided::sum(exec, big.slice(0, 1, 1 << 21, 3)));
+  print("sum.strided", strided::sum(exec, big.slice(0, 1, BIG, 3)));
   print("sum.reversed", strided::sum(exec, a.reverse(1)));
   print("sum_squares", strided::sum_squares(exec, a));
   print("product.near_one", product_near_one(exec, a));

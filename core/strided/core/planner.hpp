@@ -23,9 +23,10 @@ inline constexpr std::ptrdiff_t kMaxStride = std::numeric_limits<std::ptrdiff_t>
 struct PlannerOptions {
   std::size_t block_bytes = 32768;  ///< L1 budget for one tile's working set
   std::size_t cache_line = 64;
-  std::size_t max_tile_elements = 1 << 16;  ///< upper bound on a tile: the parallel grain
-  bool weight_first_operand = true;         ///< operand 0 is the output: counted twice in ordering
-  std::size_t transpose_row_bytes = 1024;   ///< transposes: tile rows of this many output bytes
+  std::size_t max_tile_elements = 1
+                                  << 16;  ///< upper bound on a tile (smaller past 2^22: tile_grain)
+  bool weight_first_operand = true;       ///< operand 0 is the output: counted twice in ordering
+  std::size_t transpose_row_bytes = 1024;  ///< transposes: tile rows of this many output bytes
   std::size_t stream_bytes = std::size_t(16) << 20;  ///< larger outputs use streaming stores
   bool gather = true;  ///< gather short axes of high-rank layouts into table-driven axes
   const std::size_t* block_override = nullptr;  ///< expert: tile extents per fused axis
@@ -201,14 +202,33 @@ bool same_dense_layout(std::size_t rank, const std::size_t* extents,
   return is_dense(rank, extents, strides[0]);
 }
 
-/// Halves tile extents, outer axes first, until a tile holds at most max_tile_elements: large
+/// Elements from which a plan is cut for GPU-scale parallelism (tile_grain).
+inline constexpr std::size_t GPU_SCALE_COUNT = std::size_t(1) << 22;
+/// Tiles a GPU-scale plan is cut into at least: 2^13 tiles of 16 lanes, 2^17 lane chains.
+inline constexpr std::size_t GPU_SCALE_TILES = std::size_t(1) << 13;
+/// Most elements of a GPU-scale tile: lane chains of at most 256 elements (and at least 32:
+/// count / GPU_SCALE_TILES >= 512 from GPU_SCALE_COUNT on).
+inline constexpr std::size_t LONGEST_GRAIN = 4096;
+
+/// The most elements of a flat or blocked tile of a plan of `count` elements. Tiles are the fold
+/// order of full reductions (16 lane chains each), so this is part of the determinism contract
+/// and depends on the count and options alone. Below GPU_SCALE_COUNT: max_tile_elements. From
+/// there on: count / GPU_SCALE_TILES, at most LONGEST_GRAIN and max_tile_elements, so that a
+/// plan has at least 2^17 independent chains (a GPU keeps ~270,000 threads resident), each at
+/// most 256 elements long.
+inline std::size_t tile_grain(std::size_t count, const PlannerOptions& opt) {
+  if (count < GPU_SCALE_COUNT) return opt.max_tile_elements;
+  return std::min({count / GPU_SCALE_TILES, LONGEST_GRAIN, opt.max_tile_elements});
+}
+
+/// Halves tile extents, outer axes first, until a tile holds at most `most` elements: large
 /// problems then have enough tiles to share between threads.
 template <int N>
-void cap_tile(Plan<N>& p, const PlannerOptions& opt) {
+void cap_tile(Plan<N>& p, std::size_t most) {
   std::size_t tile = 1;
   for (int i = 0; i < p.rank; ++i) tile *= p.blocks[i];
-  for (int i = p.rank - 1; i >= 0 && tile > opt.max_tile_elements; --i) {
-    while (p.blocks[i] > 1 && tile > opt.max_tile_elements) {
+  for (int i = p.rank - 1; i >= 0 && tile > most; --i) {
+    while (p.blocks[i] > 1 && tile > most) {
       tile /= p.blocks[i];
       p.blocks[i] = (p.blocks[i] + 1) / 2;
       tile *= p.blocks[i];
@@ -346,7 +366,7 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
     p.rank = 1;
     p.dims[0] = p.count;
     p.blocks[0] = p.count;
-    cap_tile(p, opt);
+    cap_tile(p, tile_grain(p.count, opt));
     p.first_axis[0] = 0;
     p.fused_axes[0] = 0;
     for (std::size_t i = 0; i < rank; ++i) p.fused_axes[0] += extents[i] > 1 ? 1 : 0;
@@ -412,7 +432,7 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
       costs[i] = m == 0 ? 1 : saturating_mul(2, m);
     }
     compute_blocks<N>(0, p.rank, p.dims, bytes, costs, opt, p.blocks);
-    cap_tile(p, opt);
+    cap_tile(p, tile_grain(p.count, opt));
   }
   count_tiles(p);
   // 5. Strategy: flat when everything fused into one unit-stride axis; transpose when the
@@ -438,7 +458,7 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
       p.blocks[0] = std::min(p.dims[0], transpose_tile_rows(l2, row_bytes));
       p.blocks[1] = std::min(p.dims[1], side);
       for (int i = 2; i < p.rank; ++i) p.blocks[i] = 1;
-      cap_tile(p, opt);
+      cap_tile(p, opt.max_tile_elements);
       count_tiles(p);
     }
   }

@@ -49,7 +49,14 @@ struct Lanes {
                                        const ReduceFn& reduce_fn) {
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(n0);
     std::ptrdiff_t i = 0;
-    if (seeded < REDUCE_LANES) {
+    if (seeded == 0 && n >= REDUCE_LANES) {
+      // Seeded by a whole first step (the common case: every GPU-scale tile starts so).
+      U v[REDUCE_LANES];
+      block(0, v);
+      for (int l = 0; l < REDUCE_LANES; ++l) lane[l] = v[l];
+      seeded = REDUCE_LANES;
+      i = REDUCE_LANES;
+    } else if (seeded < REDUCE_LANES) {
       for (; i < n && i < REDUCE_LANES; ++i) {
         const U v = x(i);
         lane[i] = i < seeded ? reduce_fn(lane[i], v) : v;
@@ -74,9 +81,16 @@ struct Lanes {
     }
   }
 
-  /// The tile's partial.
+  /// The tile's partial. All 16 lanes seeded (the common case) take the same tree with
+  /// constant bounds, which the compiler unrolls.
   KOKKOS_INLINE_FUNCTION U result(const ReduceFn& reduce_fn) {
-    combine(seeded, reduce_fn, [this](int l) -> U& { return lane[l]; });
+    if (seeded == REDUCE_LANES) {
+      for (int width = 1; width < REDUCE_LANES; width *= 2)
+        for (int l = 0; l + width < REDUCE_LANES; l += 2 * width)
+          lane[l] = reduce_fn(lane[l], lane[l + width]);
+    } else {
+      combine(seeded, reduce_fn, [this](int l) -> U& { return lane[l]; });
+    }
     return lane[0];
   }
 

@@ -66,10 +66,10 @@ struct TileFold {
     gather_impl(off, n0, n1, t0, t1, std::make_index_sequence<sizeof...(Srcs)>{});
   }
 
-  /// Elements [begin, begin + n) of a unit-stride run of `whole` elements whose per-source
-  /// offsets are `off`, begin a multiple of the 16 lanes: folded part by part, a run gives the
-  /// bits of one call (element i still goes to lane i % 16, in order). fold_tiles interleaves
-  /// the parts of several tiles' runs this way.
+  /// Elements [begin, begin + n) of a unit-stride run whose per-source offsets are `off`, begin
+  /// a multiple of the 16 lanes: folded part by part, a run gives the bits of one call (element
+  /// i still goes to lane i % 16, in order). fold_tiles interleaves the parts of several tiles'
+  /// runs this way. `whole`: the elements of the flat data the run belongs to (see unit_run).
   KOKKOS_FORCEINLINE_FUNCTION void run_part(const std::ptrdiff_t* off, std::size_t begin,
                                             std::size_t n, std::size_t whole) {
     constexpr int S = static_cast<int>(sizeof...(Srcs));
@@ -80,6 +80,8 @@ struct TileFold {
 
   /// The tile's partial: lanes combined in a fixed pairwise tree.
   KOKKOS_INLINE_FUNCTION U result() { return lanes.result(reduce_fn); }
+  /// Empty lanes again, for the next tile.
+  KOKKOS_INLINE_FUNCTION void reset() { lanes.seeded = 0; }
 
  private:
   template <std::size_t... I>
@@ -107,8 +109,9 @@ struct TileFold {
   }
 
  private:
-  /// n0 elements of a unit-stride run at `base`, part of a run of `whole` elements (whose length
-  /// chooses the products' rounding form: the same products either way).
+  /// n0 elements of a unit-stride run at `base`, part of `whole` contiguous elements (a tile's
+  /// run, or a whole flat plan), whose length chooses the products' rounding form: the same
+  /// products either way.
   template <std::size_t... I>
   KOKKOS_FORCEINLINE_FUNCTION void unit_run(const std::ptrdiff_t* base, std::size_t n0,
                                             std::size_t whole, std::index_sequence<I...>) {
@@ -180,29 +183,42 @@ inline constexpr std::size_t INTERLEAVED_PART = 256;
 
 /// Tiles [first, last) of a flat plan (rank 1, unit strides: each tile one run), folded
 /// INTERLEAVED_TILES at a time part by part; each tile's fold is exactly its own (run_part).
+/// The tiles side by side come from the four quarters of [first, last), so each of the four
+/// streams walks on through consecutive tiles: GPU-scale tiles (4096 elements, 32 KiB of f64)
+/// would otherwise start four new streams every 128 KiB for the prefetchers to find.
 template <int N, class Fold, class U>
 KOKKOS_INLINE_FUNCTION void fold_flat_tiles(const Plan<N>& plan, std::size_t first,
                                             std::size_t last, const Fold& fold, U* partials) {
   constexpr std::size_t R = INTERLEAVED_TILES;
   const std::size_t block = plan.blocks[0], dims = plan.dims[0];
-  for (std::size_t t0 = first; t0 < last; t0 += R) {
-    const std::size_t count = last - t0 < R ? last - t0 : R;
-    static_assert(R == 4, "one copy of the fold per interleaved tile");
-    Fold local[R] = {fold, fold, fold, fold};
+  const std::size_t quarter = (last - first + R - 1) / R;
+  static_assert(R == 4, "one copy of the fold per interleaved tile");
+  Fold local[R] = {fold, fold, fold, fold};
+  for (std::size_t step = 0; step < quarter; ++step) {
+    std::size_t tile[R];
     std::ptrdiff_t off[R][N];
     std::size_t len[R] = {};
-    for (std::size_t k = 0; k < count; ++k) {
-      const std::size_t start = (t0 + k) * block;
-      len[k] = dims - start < block ? dims - start : block;
-      for (int s = 0; s < N; ++s) off[k][s] = static_cast<std::ptrdiff_t>(start);
+    std::size_t count = 0;
+    for (std::size_t k = 0; k < R; ++k) {
+      const std::size_t t = first + k * quarter + step;
+      if (t >= last) break;
+      tile[count] = t;
+      const std::size_t start = t * block;
+      len[count] = dims - start < block ? dims - start : block;
+      for (int s = 0; s < N; ++s) off[count][s] = static_cast<std::ptrdiff_t>(start);
+      ++count;
     }
+    // The plan's length chooses the products' rounding form: GPU-scale tiles come from memory.
     for (std::size_t at = 0; at < len[0]; at += INTERLEAVED_PART)
       for (std::size_t k = 0; k < count; ++k)
         if (at < len[k]) {
           const std::size_t n = len[k] - at < INTERLEAVED_PART ? len[k] - at : INTERLEAVED_PART;
-          local[k].run_part(off[k], at, n, len[k]);
+          local[k].run_part(off[k], at, n, dims);
         }
-    for (std::size_t k = 0; k < count; ++k) partials[t0 + k] = local[k].result();
+    for (std::size_t k = 0; k < count; ++k) {
+      partials[tile[k]] = local[k].result();
+      local[k].reset();
+    }
   }
 }
 

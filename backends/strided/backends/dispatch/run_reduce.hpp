@@ -12,6 +12,7 @@
 #include "strided/backends/dispatch/algorithm.hpp"
 #include "strided/backends/host/reduce_tiles.hpp"
 #include "strided/compat.hpp"
+#include "strided/core/planner.hpp"
 #include "strided/core/small_call.hpp"
 #include "strided/options.hpp"
 
@@ -50,7 +51,7 @@ bool run_reduce_inline(const Exec& exec, const Options& options, const Fold& fol
                        const ReduceFn& red, const U& init, U& result, const SV&... srcs) {
   const auto& first = std::get<0>(std::forward_as_tuple(srcs...));
   const std::size_t count = first.size();
-  if (count == 0 || count > options.planner.max_tile_elements || options.planner.block_override ||
+  if (count == 0 || count > tile_grain(count, options.planner) || options.planner.block_override ||
       !runs_as_one_run(exec, options, count) || !one_dense_layout(srcs...))
     return false;
   result = reduce_one_run<static_cast<int>(sizeof...(SV))>(fold, red, init, count);
