@@ -193,9 +193,18 @@ template <int N>
 std::string explain(const Plan<N>& p) {
   return detail::describe(p);
 }
+/// A kept plan also shows the device algorithm's launches (the launch-shape model, for an H200
+/// unless `device` is given) when it runs under it: options().algorithm is Device, or Auto in a
+/// build whose default execution space is a GPU.
+template <int N>
+std::string explain(const KernelPlan<N>& p, const DeviceModel& device) {
+  return detail::describe(p.plan()) +
+         detail::describe_device(p.plan(), p.state().key.element_bytes(), device);
+}
 template <int N>
 std::string explain(const KernelPlan<N>& p) {
-  return detail::describe(p.plan());
+  if (!detail::runs_on_device(p.options())) return detail::describe(p.plan());
+  return explain(p, DeviceModel{});
 }
 
 }  // namespace strided

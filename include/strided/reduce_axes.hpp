@@ -191,11 +191,27 @@ auto make_axes_plan(const D& dst, const A& a, const B& b,
                                    detail::as_view(b));
 }
 
-/// Human-readable plans of an axis reduction: the reduced axes, then the kept axes.
+/// Human-readable plans of an axis reduction: the reduced axes, then the kept axes, and under
+/// the device algorithm (as explain(KernelPlan)) its launch on `device`.
+template <int S>
+std::string explain(const AxesPlan<S>& p, const DeviceModel& device) {
+  const auto& layout = p.state().layout;
+  const auto& sub = layout.sub;
+  const DeviceKernel kernel = axis_kernel(sub);
+  const std::size_t bytes = layout.outputs * sub.count * p.state().src_key.element_bytes();
+  const LaunchShape shape =
+      kernel == DeviceKernel::Rows
+          ? launch_shape(kernel, p.kept_plan().tile_count, bytes, device, layout.outputs)
+          : launch_shape(kernel, layout.outputs * sub.tile_count, bytes, device);
+  return "reduced axes: " + detail::describe(p.reduced_plan()) +
+         "\nkept axes: " + detail::describe(p.kept_plan()) +
+         (layout.outputs > 0 && sub.count > 0 ? detail::describe_launch(shape, device) : "");
+}
 template <int S>
 std::string explain(const AxesPlan<S>& p) {
-  return "reduced axes: " + detail::describe(p.reduced_plan()) +
-         "\nkept axes: " + detail::describe(p.kept_plan());
+  const std::string plans = "reduced axes: " + detail::describe(p.reduced_plan()) +
+                            "\nkept axes: " + detail::describe(p.kept_plan());
+  return detail::runs_on_device(p.options()) ? explain(p, DeviceModel{}) : plans;
 }
 
 /// dst = reduce over `axes` of map_fn(op(src)): dst has src's shape without those axes (rank 0

@@ -224,6 +224,48 @@ TYPED_TEST(DeviceAlgorithmTest, DenseRunsAndRowSumsHaveTheBitsOfTheHostAlgorithm
   }
 }
 
+TYPED_TEST(DeviceAlgorithmTest, ColumnSumsHaveTheBitsOfTheHostAlgorithm) {
+  // Reductions along a strided axis: 16 lanes per output across adjacent outputs (column folds)
+  // from 64 reduced elements on, one lane per output below; several sub-tiles per output when
+  // the column is long (items tiles-outer, partials output-major).
+  const TypeParam exec;
+  const strided_test::LayoutOptions dense{false, false, false};
+  std::mt19937 rng(83);
+  for (const auto& shape : std::vector<std::vector<std::size_t>>{
+           {100, 37}, {64, 9}, {63, 9}, {70000, 3}, {5000, 130}, {2, 4100}}) {
+    SCOPED_TRACE(::testing::Message() << shape[0] << " rows of " << shape[1]);
+    auto a = random_operand<double>({shape[1], shape[0]}, rng, dense);
+    auto b = random_operand<double>({shape[1], shape[0]}, rng, dense);
+    fill_inexact(a.view, 11);
+    fill_inexact(b.view, 12);
+    const auto row_major = a.view.permute({1, 0}), other = b.view.permute({1, 0});
+    for (const bool reversed : {false, true}) {
+      const auto src = reversed ? row_major.reverse(1) : row_major;
+      const auto columns = [&](const strided::Options& o) {
+        auto sums = random_operand<double>({shape[1]}, rng);
+        auto dots = random_operand<double>({shape[1]}, rng);
+        strided::sum_axes(exec, sums.view, src, {0}, o);
+        strided::dot_axes(exec, dots.view, src, other, {0}, o);
+        return std::make_pair(std::move(sums), std::move(dots));
+      };
+      auto host = with_algorithm(Algorithm::Host, columns);
+      auto device = with_algorithm(Algorithm::Device, columns);
+      EXPECT_TRUE(strided_test::elements_same_bits(
+          device.first.view,
+          [&](const std::vector<std::size_t>& i) { return strided_test::read(host.first.view, i); },
+          src))
+          << (reversed ? "sums, columns reversed" : "sums");
+      EXPECT_TRUE(strided_test::elements_same_bits(
+          device.second.view,
+          [&](const std::vector<std::size_t>& i) {
+            return strided_test::read(host.second.view, i);
+          },
+          src))
+          << (reversed ? "dots, columns reversed" : "dots");
+    }
+  }
+}
+
 TYPED_TEST(DeviceAlgorithmTest, MapsWriteWhatTheHostAlgorithmWrites) {
   std::mt19937 rng(79);
   const TypeParam exec;

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <iterator>
 #include <random>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include <strided/strided.hpp>
@@ -412,9 +414,42 @@ TEST(Explain, CalledUnqualifiedUnderUsingNamespace) {
   const StridedView<double> out(b.data(), b.size(), {4}, {1});
   const Plan<2> p = plan(v, v.reverse(1));
   const std::string text = explain(p);
-  EXPECT_EQ(text, explain(make_plan(v, v.reverse(1))));
+  // A kept plan adds the device launches when the default options run the device algorithm.
+  EXPECT_EQ(explain(make_plan(v, v.reverse(1))).rfind(text, 0), 0u);
   EXPECT_NE(text.find("24"), std::string::npos) << text;
   EXPECT_NE(explain(make_axes_plan(out, v, {0, 1})).find("reduced axes"), std::string::npos);
+}
+
+// Plans that run under the device algorithm print its launches (the launch-shape model);
+// host plans do not.
+TEST(Explain, DevicePlansShowTheirLaunchShape) {
+  std::vector<double> a(std::size_t(1) << 22), out(4096);
+  const strided::StridedView<double> v(a.data(), a.size(), {a.size()}, {1});
+  const strided::StridedView<double> m(a.data(), 4096 * 1024, {1024, 4096}, {4096, 1});
+  const strided::StridedView<double> columns(out.data(), out.size(), {4096}, {1});
+  strided::Options host, device;
+  host.algorithm = strided::Algorithm::Host;
+  device.algorithm = strided::Algorithm::Device;
+  const auto on_device = strided::make_plan(v, device);
+  const std::string text = strided::explain(on_device);
+  // 2^22 elements: 8192 tiles of 512, 2048 fold teams of 4 tiles, 131072 chains.
+  EXPECT_NE(text.find("8192 tiles"), std::string::npos) << text;
+  EXPECT_NE(text.find("device map on H200 (model): 8192 teams x 256 threads"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("device fold on H200 (model): 2048 teams x 64 threads"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("131072 fold chains"), std::string::npos) << text;
+  if (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>) {
+    EXPECT_EQ(strided::explain(strided::make_plan(v, host)).find("device"), std::string::npos);
+  }
+  EXPECT_NE(strided::explain(on_device, strided::DeviceModel::mi250()).find("MI250X"),
+            std::string::npos);
+  // Column sums of 1024 rows: 16 lanes per output across adjacent outputs.
+  const std::string axes = strided::explain(strided::make_axes_plan(columns, m, {0}, device));
+  EXPECT_NE(axes.find("device column fold on H200 (model): 1024 teams x 64 threads"),
+            std::string::npos)
+      << axes;
+  EXPECT_NE(axes.find("65536 fold chains"), std::string::npos) << axes;
 }
 
 TEST(DefaultOptions, SetAndRead) {

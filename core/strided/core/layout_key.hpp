@@ -31,6 +31,16 @@ class LayoutKey {
 
   std::size_t rank() const { return m_rank; }
   int operands() const { return m_operands; }
+  /// Operand k's element size in bytes.
+  std::size_t element_size(int k) const {
+    return static_cast<std::size_t>(m_data[m_rank + static_cast<std::size_t>(k) * (1 + m_rank)]);
+  }
+  /// The bytes of one element of every operand together.
+  std::size_t element_bytes() const {
+    std::size_t bytes = 0;
+    for (int k = 0; k < m_operands; ++k) bytes += element_size(k);
+    return bytes;
+  }
 
   /// Whether operand k (of rank rank()) has the planned extents, strides and element size.
   /// Strides of extent-1 axes are compared too: a plan's layouts are exact, not equivalent.

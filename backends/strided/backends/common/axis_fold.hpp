@@ -260,21 +260,27 @@ struct OutputIndex {
   }
 };
 
-/// The work items of the buffered strategy as TeamFold sees them: item q = o * tiles + t is
-/// sub-tile t of output o's sub-tensor.
-template <int S>
+/// The work items of the buffered strategy as TeamFold sees them. Outputs outer (OutputsOuter):
+/// item q = o * tiles + t is sub-tile t of output o's sub-tensor, and its partial goes to slot
+/// q. Tiles outer (column folds): item q = t * outputs + o, so adjacent items are adjacent
+/// outputs, and its partial still goes to slot o * tiles + t.
+template <int S, bool OutputsOuter = true>
 struct OutputTiles {
   const OutputIndex<S + 1>* outputs;  ///< in the space's memory
   std::size_t tiles;
+  std::size_t count;  ///< outputs
   template <int N>
   KOKKOS_INLINE_FUNCTION std::size_t tile(std::size_t q) const {
-    return q % tiles;
+    return OutputsOuter ? q % tiles : q / count;
   }
   template <int N>
   KOKKOS_INLINE_FUNCTION void base(std::size_t q, std::ptrdiff_t* off) const {
     std::ptrdiff_t all[S + 1];
-    outputs->offsets(q / tiles, all);
+    outputs->offsets(OutputsOuter ? q / tiles : q % count, all);
     for (int k = 0; k < S; ++k) off[k] = all[k + 1];
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t slot(std::size_t q) const {
+    return OutputsOuter ? q : (q % count) * tiles + q / count;
   }
 };
 

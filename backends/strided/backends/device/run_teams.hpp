@@ -32,13 +32,14 @@ Kokkos::TeamPolicy<Exec> team_policy(const Exec& exec, int league, const Functor
     if (scratch > 0) p.set_scratch_size(0, Kokkos::PerTeam(scratch));
     return p;
   };
-  if constexpr (compat::is_host_space_v<Exec>) {
+  // The model's team size (launch_shape.hpp) on GPUs, HOST_TEAM_SIZE on host spaces; less only
+  // where the kernel's registers or scratch allow fewer threads.
+  if constexpr (compat::is_host_space_v<Exec> || Functor::team_size > 0) {
+    constexpr int wanted = compat::is_host_space_v<Exec> ? HOST_TEAM_SIZE : Functor::team_size;
     const Policy probe = with_scratch(Policy(exec, league, 1, Functor::vector_length));
     int size = probe.team_size_max(functor, Kokkos::ParallelForTag());
-    if (size > HOST_TEAM_SIZE) size = HOST_TEAM_SIZE;
+    if (size > wanted) size = wanted;
     return with_scratch(Policy(exec, league, size, Functor::vector_length));
-  } else if constexpr (Functor::team_size > 0) {
-    return with_scratch(Policy(exec, league, Functor::team_size, Functor::vector_length));
   } else {
     return with_scratch(Policy(exec, league, Kokkos::AUTO, Functor::vector_length));
   }

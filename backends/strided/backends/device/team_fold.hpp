@@ -12,6 +12,7 @@
 #include "strided/backends/common/reduce_body.hpp"
 #include "strided/backends/common/tuple.hpp"
 #include "strided/backends/device/team_tile.hpp"
+#include "strided/core/launch_shape.hpp"
 
 namespace strided::detail {
 
@@ -52,7 +53,8 @@ struct TeamLanes {
   int seeded[REDUCE_LANES];
 };
 
-/// The work items of a full reduction: item q is tile q of the plan, at the plan's origin.
+/// The work items of a full reduction: item q is tile q of the plan, at the plan's origin; its
+/// partial goes to slot q.
 struct PlanTiles {
   template <int N>
   KOKKOS_INLINE_FUNCTION std::size_t tile(std::size_t q) const {
@@ -62,23 +64,30 @@ struct PlanTiles {
   KOKKOS_INLINE_FUNCTION void base(std::size_t, std::ptrdiff_t* off) const {
     for (int k = 0; k < N; ++k) off[k] = 0;
   }
+  KOKKOS_INLINE_FUNCTION std::size_t slot(std::size_t q) const { return q; }
 };
 
-/// One partial per work item (a tile of the plan, shifted by the item's base offsets). A team
-/// folds TILES items at once: the 16 lanes of an item's TileFold run on 16 vector lanes on GPUs
-/// (lane l reads element l of every 16, so reads coalesce), TILES items on the team's threads,
-/// so a team of 128 GPU threads is busy; then one lane per item combines its lanes in
-/// TileFold's tree. partials[q] has the bits of the host path's fold of that tile. On host
-/// spaces the lanes go to team threads (vector length 1), two items per team, so that the host
-/// run exercises the same splits.
-/// `Fold` is the host's TileFold type; the functor holds only its Spec (no lanes).
-template <class Exec, int N, class Fold, class U, class Items = PlanTiles>
+/// One partial per work item (a tile of the plan, shifted by the item's base offsets), at
+/// partials[items.slot(q)]. A team folds TILES items at once, 16 lanes each, then one thread
+/// per item combines its lanes in TileFold's tree: partials have the bits of the host path's
+/// fold of that tile. Two layouts of a team on GPUs (launch_shape.hpp):
+/// - lanes along runs (Across = false): an item's 16 lanes on 16 vector lanes (lane l reads
+///   element l of every 16, so reads coalesce along a unit-stride run), FOLD_ITEMS_PER_TEAM
+///   items on team threads;
+/// - lanes across items (Across = true, column folds): COLUMN_OUTPUTS_PER_TEAM items on vector
+///   lanes (adjacent outputs, so each row read coalesces across them), the 16 lanes on team
+///   threads.
+/// On host spaces vector length 1 and two items per team, so the host run exercises the same
+/// splits. `Fold` is the host's TileFold type; the functor holds only its Spec (no lanes).
+template <class Exec, int N, class Fold, class U, class Items = PlanTiles, bool Across = false>
 struct TeamFold {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
+  static_assert(REDUCE_LANES == FOLD_LANES, "one lane count for the model and the kernels");
   static constexpr bool on_host = compat::is_host_space_v<Exec>;
-  static constexpr int vector_length = on_host ? 1 : REDUCE_LANES;
-  static constexpr int TILES = on_host ? 2 : 8;
-  static constexpr int team_size = on_host ? 0 : TILES;  // 0: the host's choice
+  static constexpr int TILES =
+      on_host ? 2 : (Across ? COLUMN_OUTPUTS_PER_TEAM : FOLD_ITEMS_PER_TEAM);
+  static constexpr int vector_length = on_host ? 1 : (Across ? TILES : REDUCE_LANES);
+  static constexpr int team_size = on_host ? 0 : TILES * REDUCE_LANES / vector_length;
   /// Launch in teams of TILES items: launch_teams counts teams, not items.
   static constexpr std::size_t tiles_per_team = TILES;
 
@@ -100,7 +109,9 @@ struct TeamFold {
     constexpr int V = vector_length;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, TILES * REDUCE_LANES / V), [&](const int q) {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, V), [&](const int v) {
-        const int item = q * V + v, g = item / REDUCE_LANES, l = item % REDUCE_LANES;
+        const int item = q * V + v;
+        const int g = Across ? item % TILES : item / REDUCE_LANES;
+        const int l = Across ? item / TILES : item % REDUCE_LANES;
         const std::size_t w = first + static_cast<std::size_t>(g);
         if (w >= count) return;
         std::ptrdiff_t base[N];
@@ -121,7 +132,7 @@ struct TeamFold {
         using Reduce = decltype(fold.reduce_fn);
         Lanes<U, Reduce>::combine(seeded, fold.reduce_fn,
                                   [&](int l) -> U& { return lanes[g].value[l]; });
-        partials[w] = lanes[g].value[0];
+        partials[items.slot(w)] = lanes[g].value[0];
       });
     });
   }

@@ -31,7 +31,7 @@ struct TeamMap {
   static constexpr std::size_t BLOCK = 32;
   static constexpr std::size_t PITCH = BLOCK + 1;
   static constexpr int vector_length = team_vector_length<Exec>();
-  static constexpr int team_size = 0;  // Kokkos' choice on GPUs
+  static constexpr int team_size = team_threads_of<Exec>();
   static constexpr std::size_t tiles_per_team = 1;
   /// Elements of a row that one team thread takes at a time: four per vector lane.
   static constexpr std::size_t CHUNK = 4 * static_cast<std::size_t>(vector_length);

@@ -21,7 +21,7 @@ template <class Exec, int N, class Body>
 struct TeamRows {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   static constexpr int vector_length = team_vector_length<Exec>();
-  static constexpr int team_size = 0;
+  static constexpr int team_size = team_threads_of<Exec>();
   static constexpr std::size_t tiles_per_team = 1;
   const Plan<N>* plan;  ///< in the space's memory
   Body body;

@@ -10,6 +10,7 @@
 
 #include "strided/backends/common/tile_walk.hpp"
 #include "strided/compat.hpp"
+#include "strided/core/launch_shape.hpp"
 #include "strided/core/plan.hpp"
 
 namespace strided::detail {
@@ -94,11 +95,18 @@ KOKKOS_INLINE_FUNCTION void walk_tile_rows(const Plan<N>& p, std::size_t t, Body
   }
 }
 
+/// Team threads of a map or rows team: DEVICE_TEAM_THREADS on GPUs (launch_shape.hpp), the
+/// host's choice (0) on host spaces.
+template <class Exec>
+constexpr int team_threads_of() {
+  return compat::is_host_space_v<Exec> ? 0 : DEVICE_TEAM_THREADS / DEVICE_VECTOR_LENGTH;
+}
+
 /// Team sizes and vector lengths: a warp's worth of vector lanes along axis 0 on GPUs (adjacent
 /// lanes touch adjacent elements), one lane on host spaces.
 template <class Exec>
 constexpr int team_vector_length() {
-  return compat::is_host_space_v<Exec> ? 1 : 32;
+  return compat::is_host_space_v<Exec> ? 1 : DEVICE_VECTOR_LENGTH;
 }
 
 }  // namespace strided::detail

@@ -31,6 +31,12 @@ bool uses_device_algorithm(const Options& options) {
   }
 }
 
+/// Whether a plan made with `options` runs under the device algorithm when executed on
+/// Kokkos::DefaultExecutionSpace (what explain() shows launches for).
+inline bool runs_on_device(const Options& options) {
+  return uses_device_algorithm<Kokkos::DefaultExecutionSpace>(options);
+}
+
 /// The threads of `exec` that a host-algorithm call spreads over; 0 under the device algorithm.
 /// Sizes the output tiles of column sweeps (plan_axes), which change no bits.
 template <class Exec>

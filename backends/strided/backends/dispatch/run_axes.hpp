@@ -17,6 +17,7 @@
 #include "strided/backends/dispatch/algorithm.hpp"
 #include "strided/backends/dispatch/run_map.hpp"
 #include "strided/compat.hpp"
+#include "strided/core/launch_shape.hpp"
 #include "strided/core/planner.hpp"
 #include "strided/core/small_vector.hpp"
 #include "strided/options.hpp"
@@ -112,14 +113,14 @@ void run_axes(const Exec& exec, const AxesLayout<S>& layout, const Dst& dst, con
   if (outputs == 0) return;
   const bool device = uses_device_algorithm<Exec>(options);
   const bool few_outputs = outputs < 8 * static_cast<std::size_t>(compat::concurrency(exec));
-  // The device algorithm folds reduced runs of unit stride with 16 lanes per sub-tile (TeamFold,
-  // reads coalesce along the run), and other layouts with one lane per output (TeamRows, reads
-  // coalesce across outputs).
-  const bool lanes_along_runs =
-      device && sub.tile_count > 0 && !sub.gathered && magnitude(sub.strides[0][0]) == 1;
-  const bool buffered =
-      lanes_along_runs || sub.tile_count > INLINE_SUB_TILES ||
+  const bool many_tiles =
+      sub.tile_count > INLINE_SUB_TILES ||
       (few_outputs && sub.tile_count > 1 && outputs * sub.count > INLINE_ELEMENTS);
+  // The device algorithm gives each output 16 lanes of its own: along unit-stride reduced runs
+  // (TeamFold, reads coalesce along the run), or across adjacent outputs (column folds, reads
+  // coalesce across outputs); one lane per output (TeamRows) only for short reductions.
+  const DeviceKernel kernel = axis_kernel(sub);
+  const bool buffered = device ? kernel != DeviceKernel::Rows : many_tiles;
   if (!buffered) {
     using Body = AxisBody<Dst, S, Fold, U>;
     if (device) {
@@ -139,12 +140,18 @@ void run_axes(const Exec& exec, const AxesLayout<S>& layout, const Dst& dst, con
                                                          layout.index, sub);
   U* partials = staged.template extra<U>();
   if (tiles > 0 && device) {
-    using Items = OutputTiles<S>;
-    launch_teams(exec, outputs * tiles,
-                 TeamFold<Exec, S, Fold, U, Items>{staged.template get<1>(), fold.spec(), partials,
-                                                   Items{staged.template get<0>(), tiles},
-                                                   outputs * tiles, 0},
-                 label);
+    const auto fold_items = [&](auto items, auto across) {
+      using Items = decltype(items);
+      constexpr bool Across = decltype(across)::value;
+      launch_teams(exec, outputs * tiles,
+                   TeamFold<Exec, S, Fold, U, Items, Across>{staged.template get<1>(), fold.spec(),
+                                                             partials, items, outputs * tiles, 0},
+                   label);
+    };
+    if (kernel == DeviceKernel::Column)
+      fold_items(OutputTiles<S, false>{staged.template get<0>(), tiles, outputs}, std::true_type{});
+    else
+      fold_items(OutputTiles<S>{staged.template get<0>(), tiles, outputs}, std::false_type{});
   } else if constexpr (compat::is_host_space_v<Exec>) {
     if (tiles > 0)
       Kokkos::parallel_for(label, compat::range_policy(exec, outputs * tiles),
