@@ -87,17 +87,15 @@ inline LaunchShape launch_shape(DeviceKernel kernel, std::size_t items, std::siz
       s.chains = kernel == DeviceKernel::Rows ? outputs : 0;
       break;
     case DeviceKernel::Fold:
-      per_team = FOLD_ITEMS_PER_TEAM;
-      s.vector_length = FOLD_LANES;
-      s.team_threads = FOLD_ITEMS_PER_TEAM * FOLD_LANES;
+    case DeviceKernel::Column: {
+      // Lanes on vector lanes (along runs), or items on vector lanes (across outputs).
+      const bool across = kernel == DeviceKernel::Column;
+      per_team = across ? COLUMN_OUTPUTS_PER_TEAM : FOLD_ITEMS_PER_TEAM;
+      s.vector_length = across ? COLUMN_OUTPUTS_PER_TEAM : FOLD_LANES;
+      s.team_threads = static_cast<int>(per_team) * FOLD_LANES;
       s.chains = items * FOLD_LANES;
       break;
-    case DeviceKernel::Column:
-      per_team = COLUMN_OUTPUTS_PER_TEAM;
-      s.vector_length = COLUMN_OUTPUTS_PER_TEAM;
-      s.team_threads = COLUMN_OUTPUTS_PER_TEAM * FOLD_LANES;
-      s.chains = items * FOLD_LANES;
-      break;
+    }
   }
   s.teams = (items + per_team - 1) / per_team;
   s.threads = s.teams * static_cast<std::size_t>(s.team_threads);
