@@ -98,6 +98,13 @@ TEST(LaunchShape, CountsTeamsThreadsAndChains) {
   EXPECT_EQ(rows.teams, 16u);
   EXPECT_EQ(rows.chains, 4096u);
   EXPECT_LT(rows.teams_per_sm, 1.0);
+  // With the registers nvcc 13 gave these kernels for sm_90 (TeamMap up to 72, TeamFold up to
+  // 64): 3 map teams and 16 fold teams per SM fit the 65536 registers.
+  const LaunchShape map72 = launch_shape(DeviceKernel::Map, 100000, 1000, h200, 0, 72);
+  EXPECT_EQ(map72.resident_teams_per_sm, 3);
+  EXPECT_EQ(map72.threads_in_flight, 132u * 3u * 256u);
+  EXPECT_EQ(launch_shape(DeviceKernel::Fold, 8192, 1, h200, 0, 64).resident_teams_per_sm, 16);
+  EXPECT_EQ(launch_shape(DeviceKernel::Fold, 8192, 1, h200, 0, 16).resident_teams_per_sm, 32);
   // Nothing to launch.
   const LaunchShape none = launch_shape(DeviceKernel::Fold, 0, 0, h200);
   EXPECT_EQ(none.teams, 0u);

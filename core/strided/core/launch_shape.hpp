@@ -34,18 +34,20 @@ inline constexpr int COLUMN_OUTPUTS_PER_TEAM = 4;
 }  // namespace detail
 
 /// What the launch-shape model needs to know of a GPU: its multiprocessors (SMs or CUs), the
-/// threads and teams (blocks) each can hold at once, and its warp (wavefront) width.
+/// threads, teams (blocks) and 32-bit registers each holds at once, and its warp (wavefront)
+/// width.
 struct DeviceModel {
   const char* name = "H200";
   int multiprocessors = 132;
   int threads_per_multiprocessor = 2048;
   int teams_per_multiprocessor = 32;
   int warp = 32;
+  int registers_per_multiprocessor = 65536;
 
-  static constexpr DeviceModel h100() { return {"H100 SXM", 132, 2048, 32, 32}; }
-  static constexpr DeviceModel h200() { return {"H200", 132, 2048, 32, 32}; }
-  /// One graphics compute die of an MI250X (what one HIP device is).
-  static constexpr DeviceModel mi250() { return {"MI250X (one GCD)", 110, 2048, 32, 64}; }
+  static constexpr DeviceModel h100() { return {"H100 SXM", 132, 2048, 32, 32, 65536}; }
+  static constexpr DeviceModel h200() { return {"H200", 132, 2048, 32, 32, 65536}; }
+  /// One graphics compute die of an MI250X (what one HIP device is): 4 SIMDs of 512 VGPRs x 64.
+  static constexpr DeviceModel mi250() { return {"MI250X (one GCD)", 110, 2048, 32, 64, 131072}; }
 };
 
 /// The kernels of the device algorithm.
@@ -72,9 +74,11 @@ struct LaunchShape {
 
 /// The launch of `kernel` over `items` work items (map: plan tiles; fold: tiles, or outputs x
 /// sub-tiles; column: outputs x sub-tiles; rows: output tiles) that read `bytes` in all, on
-/// `device`. `outputs`: the rows kernel's outputs (its chains).
+/// `device`. `outputs`: the rows kernel's outputs (its chains). `registers`: per thread, as the
+/// compiler reports them (nvcc --resource-usage), or 0 to count threads and blocks only.
 inline LaunchShape launch_shape(DeviceKernel kernel, std::size_t items, std::size_t bytes,
-                                const DeviceModel& device, std::size_t outputs = 0) {
+                                const DeviceModel& device, std::size_t outputs = 0,
+                                int registers = 0) {
   using namespace detail;
   LaunchShape s;
   s.kernel = kernel;
@@ -99,13 +103,17 @@ inline LaunchShape launch_shape(DeviceKernel kernel, std::size_t items, std::siz
   }
   s.teams = (items + per_team - 1) / per_team;
   s.threads = s.teams * static_cast<std::size_t>(s.team_threads);
-  const int by_threads = device.threads_per_multiprocessor / s.team_threads;
-  s.resident_teams_per_sm =
-      by_threads < device.teams_per_multiprocessor ? by_threads : device.teams_per_multiprocessor;
+  int resident = device.threads_per_multiprocessor / s.team_threads;
+  if (device.teams_per_multiprocessor < resident) resident = device.teams_per_multiprocessor;
+  if (registers > 0) {
+    const int by_registers = device.registers_per_multiprocessor / (registers * s.team_threads);
+    if (by_registers < resident) resident = by_registers;
+  }
+  s.resident_teams_per_sm = resident;
   const std::size_t sms = static_cast<std::size_t>(device.multiprocessors);
   s.teams_per_sm = sms > 0 ? static_cast<double>(s.teams) / static_cast<double>(sms) : 0;
-  const std::size_t resident = sms * static_cast<std::size_t>(s.resident_teams_per_sm);
-  s.threads_in_flight = (s.teams < resident ? s.teams : resident) * s.team_threads;
+  const std::size_t all_resident = sms * static_cast<std::size_t>(s.resident_teams_per_sm);
+  s.threads_in_flight = (s.teams < all_resident ? s.teams : all_resident) * s.team_threads;
   s.bytes_per_thread =
       s.threads > 0 ? static_cast<double>(bytes) / static_cast<double>(s.threads) : 0;
   return s;
