@@ -191,27 +191,39 @@ auto make_axes_plan(const D& dst, const A& a, const B& b,
                                    detail::as_view(b));
 }
 
-/// Human-readable plans of an axis reduction: the reduced axes, then the kept axes, and under
-/// the device algorithm (as explain(KernelPlan)) its launch on `device`.
+namespace detail {
+/// The reduced and kept plans of an axis reduction, as text.
 template <int S>
-std::string explain(const AxesPlan<S>& p, const DeviceModel& device) {
+std::string describe_axes(const AxesPlan<S>& p) {
+  return "reduced axes: " + describe(p.reduced_plan()) + "\nkept axes: " + describe(p.kept_plan());
+}
+/// The device algorithm's launch of an axis reduction on `device` (launch_shape.hpp).
+template <int S>
+std::string describe_axes_launch(const AxesPlan<S>& p, const DeviceModel& device) {
   const auto& layout = p.state().layout;
   const auto& sub = layout.sub;
+  if (layout.outputs == 0 || sub.count == 0) return {};
   const DeviceKernel kernel = axis_kernel(sub);
   const std::size_t bytes = layout.outputs * sub.count * p.state().src_key.element_bytes();
-  const LaunchShape shape =
+  return describe_launch(
       kernel == DeviceKernel::Rows
           ? launch_shape(kernel, p.kept_plan().tile_count, bytes, device, layout.outputs)
-          : launch_shape(kernel, layout.outputs * sub.tile_count, bytes, device);
-  return "reduced axes: " + detail::describe(p.reduced_plan()) +
-         "\nkept axes: " + detail::describe(p.kept_plan()) +
-         (layout.outputs > 0 && sub.count > 0 ? detail::describe_launch(shape, device) : "");
+          : launch_shape(kernel, layout.outputs * sub.tile_count, bytes, device),
+      device);
+}
+}  // namespace detail
+
+/// Human-readable plans of an axis reduction: the reduced axes, then the kept axes, and its
+/// launch on `device` under the device algorithm (without `device`: an H200, and only when the
+/// plan runs under the device algorithm, as explain(KernelPlan)).
+template <int S>
+std::string explain(const AxesPlan<S>& p, const DeviceModel& device) {
+  return detail::describe_axes(p) + detail::describe_axes_launch(p, device);
 }
 template <int S>
 std::string explain(const AxesPlan<S>& p) {
-  const std::string plans = "reduced axes: " + detail::describe(p.reduced_plan()) +
-                            "\nkept axes: " + detail::describe(p.kept_plan());
-  return detail::runs_on_device(p.options()) ? explain(p, DeviceModel{}) : plans;
+  if (!detail::runs_on_device(p.options())) return detail::describe_axes(p);
+  return explain(p, DeviceModel{});
 }
 
 /// dst = reduce over `axes` of map_fn(op(src)): dst has src's shape without those axes (rank 0

@@ -450,6 +450,12 @@ TEST(Explain, DevicePlansShowTheirLaunchShape) {
             std::string::npos)
       << axes;
   EXPECT_NE(axes.find("65536 fold chains"), std::string::npos) << axes;
+  // 40 rows: one lane per output (TeamRows), for any model passed explicitly.
+  const strided::StridedView<double> short_columns(a.data(), 40 * 4096, {40, 4096}, {4096, 1});
+  const std::string rows = strided::explain(strided::make_axes_plan(columns, short_columns, {0}),
+                                            strided::DeviceModel::mi250());
+  EXPECT_NE(rows.find("device rows on MI250X (one GCD) (model)"), std::string::npos) << rows;
+  EXPECT_NE(rows.find("4096 fold chains"), std::string::npos) << rows;
 }
 
 TEST(DefaultOptions, SetAndRead) {

@@ -23,9 +23,9 @@ inline constexpr std::ptrdiff_t kMaxStride = std::numeric_limits<std::ptrdiff_t>
 struct PlannerOptions {
   std::size_t block_bytes = 32768;  ///< L1 budget for one tile's working set
   std::size_t cache_line = 64;
-  std::size_t max_tile_elements = 1
-                                  << 16;  ///< upper bound on a tile (smaller past 2^22: tile_grain)
-  bool weight_first_operand = true;       ///< operand 0 is the output: counted twice in ordering
+  /// Upper bound on a tile, the parallel grain (smaller from 2^22 elements on: tile_grain).
+  std::size_t max_tile_elements = 1 << 16;
+  bool weight_first_operand = true;        ///< operand 0 is the output: counted twice in ordering
   std::size_t transpose_row_bytes = 1024;  ///< transposes: tile rows of this many output bytes
   std::size_t stream_bytes = std::size_t(16) << 20;  ///< larger outputs use streaming stores
   bool gather = true;  ///< gather short axes of high-rank layouts into table-driven axes

@@ -81,16 +81,14 @@ struct Lanes {
     }
   }
 
-  /// The tile's partial. All 16 lanes seeded (the common case) take the same tree with
-  /// constant bounds, which the compiler unrolls.
+  /// The tile's partial. All 16 lanes seeded (the common case) pass the tree a constant count,
+  /// which the compiler unrolls.
   KOKKOS_INLINE_FUNCTION U result(const ReduceFn& reduce_fn) {
-    if (seeded == REDUCE_LANES) {
-      for (int width = 1; width < REDUCE_LANES; width *= 2)
-        for (int l = 0; l + width < REDUCE_LANES; l += 2 * width)
-          lane[l] = reduce_fn(lane[l], lane[l + width]);
-    } else {
-      combine(seeded, reduce_fn, [this](int l) -> U& { return lane[l]; });
-    }
+    const auto at = [this](int l) -> U& { return lane[l]; };
+    if (seeded == REDUCE_LANES)
+      combine(REDUCE_LANES, reduce_fn, at);
+    else
+      combine(seeded, reduce_fn, at);
     return lane[0];
   }
 
