@@ -232,7 +232,7 @@ void expect_plan_invariants(const Plan<N>& p, const Extents& extents) {
     EXPECT_GE(p.blocks[i], 1u);
     EXPECT_LE(p.blocks[i], p.dims[i]);
     EXPECT_EQ(p.tiles[i], (p.dims[i] + p.blocks[i] - 1) / p.blocks[i]);
-    EXPECT_GE(p.fused_axes[i], 1);
+    EXPECT_GE(p.fused_axes[i], p.gathered ? 0 : 1);  // 0: the rest of a split axis
     EXPECT_GE(p.first_axis[i], 0);
     EXPECT_LT(static_cast<std::size_t>(p.first_axis[i]), extents.size());
     fused_total += static_cast<std::size_t>(p.fused_axes[i]);
@@ -722,10 +722,12 @@ TEST(MakePlan, AnyExtentsAndOptionsWithoutOverflow) {
 // make_plan: worked examples with default options
 // ---------------------------------------------------------------------------------------------
 
-/// Strided.jl's L1 blocks for every strategy (transposes otherwise get square L2 tiles).
+/// Strided.jl's L1 blocks for every strategy (transposes otherwise get square L2 tiles, and
+/// short ones gathered blocks).
 PlannerOptions l1_blocks_only() {
   PlannerOptions opt;
   opt.transpose_row_bytes = 0;
+  opt.gather = false;
   return opt;
 }
 
@@ -747,9 +749,26 @@ TEST(MakePlan, TransposesGetTilesOfTransposeRowBytes) {
   const auto f = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 4, with_l2());
   EXPECT_EQ(blocks_of_plan(f), (Extents{128, 256}));
   // Axes beyond the two streaming ones are one element deep.
-  const auto r =
-      plan_of<2>({32, 32, 32, 32}, {{1, 32, 1024, 32768}, {32768, 1024, 32, 1}}, 8, with_l2());
-  EXPECT_EQ(blocks_of_plan(r), (Extents{32, 32, 1, 1}));
+  const auto r = plan_of<2>({64, 4, 4, 64}, {{1, 64, 256, 1024}, {1024, 256, 64, 1}}, 8, with_l2());
+  EXPECT_EQ(r.strategy, Strategy::Transpose);
+  EXPECT_EQ(blocks_of_plan(r), (Extents{64, 64, 1, 1}));
+}
+
+TEST(MakePlan, TransposesWithASourceAlongTheDestinationReadRowsTwiceAsLong) {
+  // C = A + B^T: A streams with C, B reads across; B's tile rows are 2 KiB.
+  const std::vector<std::vector<std::ptrdiff_t>> apbt = {{1, 1000}, {1, 1000}, {1000, 1}};
+  const auto p = plan_of<3>({1000, 1000}, apbt, 8, with_l2());
+  EXPECT_EQ(p.strategy, Strategy::Transpose);
+  EXPECT_EQ(blocks_of_plan(p), (Extents{128, 256}));
+  expect_visits_match<3>(p, {1000, 1000}, apbt, nullptr);
+  // The tile is 256 KiB whatever the element size (the backends' stage): 128 x 512 floats.
+  EXPECT_EQ(blocks_of_plan(plan_of<3>({1000, 1000}, apbt, 4, with_l2())), (Extents{128, 512}));
+  // Half as many rows where half the L2 holds fewer (512 KiB L2: 64 rows).
+  const auto s = plan_of<3>({1000, 1000}, apbt, 8, with_l2(std::size_t(512) << 10));
+  EXPECT_EQ(blocks_of_plan(s), (Extents{64, 256}));
+  // A plain transpose's rows stay 1 KiB.
+  EXPECT_EQ(blocks_of_plan(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2())),
+            (Extents{128, 128}));
 }
 
 TEST(MakePlan, ColumnSweepsFollowTheL2) {
@@ -851,9 +870,9 @@ TEST(MakePlan, StreamedTransposesWalkTilesAlongTheSource) {
   ASSERT_TRUE(p.custom_walk);
   EXPECT_EQ(std::vector<short>(p.walk, p.walk + 2), (std::vector<short>{1, 0}));
   expect_visits_match<2>(p, {1000, 1000}, {{1, 1000}, {1000, 1}}, nullptr);
-  // Rank 4 (W1's perm 3210 at 32^4): the outer axes by the source's stride too.
-  const Extents e = {32, 32, 32, 32};
-  const StrideSet s = {{1, 32, 1024, 32768}, {32768, 1024, 32, 1}};
+  // Rank 4 (a reversal of 64 x 4 x 4 x 64): the outer axes by the source's stride too.
+  const Extents e = {64, 4, 4, 64};
+  const StrideSet s = {{1, 64, 256, 1024}, {1024, 256, 64, 1}};
   const auto r = plan_of<2>(e, s, 8, streamed);
   ASSERT_TRUE(r.custom_walk);
   for (int w = 1; w < r.rank; ++w)
@@ -1551,6 +1570,36 @@ TEST(MakePlan, GatheredSourcesReadWholeLines) {
     EXPECT_EQ(p.table[1][1][k], k);  // a source line
   }
   // (2^25 elements: the visits of gathered plans are checked on smaller ones above.)
+}
+
+TEST(MakePlan, GatheredGroupsTakeADivisorOfAnAxisThatDoesNotFitWhole) {
+  // 30^4 reversed: whole axes give groups of 30 (30 x 30 = 900 passes GATHER_MAX). Each group
+  // takes 6 of the next axis (the largest divisor of 30 within 256 / 30), the other 5 stay a
+  // tile axis: groups of 180 contiguous elements on both sides.
+  const Extents e(4, 30);
+  const Strides row = row_major_strides(e);
+  const Strides reversed(row.rbegin(), row.rend());
+  const auto p = plan_of<2>(e, {row, reversed});
+  ASSERT_EQ(p.strategy, Strategy::Gather);
+  ASSERT_EQ(p.dims[0], 180u);
+  ASSERT_EQ(p.dims[1], 180u);
+  for (int k = 0; k < 180; ++k) {
+    EXPECT_EQ(p.table[0][0][k], k);  // output: contiguous
+    EXPECT_EQ(p.table[1][1][k], k);  // source: contiguous
+  }
+  EXPECT_EQ(dims_of(p), (Extents{180, 180, 5, 5}));
+  expect_visits_match<2>(p, e, {row, reversed});
+  // A prime extent has no divisor to take: the plan stays a transpose of whole axes.
+  const Extents q(4, 17);
+  const Strides qrow = row_major_strides(q);
+  const Strides qrev(qrow.rbegin(), qrow.rend());
+  EXPECT_EQ(plan_of<2>(q, {qrow, qrev}).strategy, Strategy::Transpose);
+  // Only transposes split axes: a reduction's tiles (its fold order) never change this way.
+  PlannerOptions fold;
+  fold.weight_first_operand = false;
+  const auto r = plan_of<2>(e, {row, reversed}, 8, fold);
+  EXPECT_NE(r.strategy, Strategy::Gather);
+  EXPECT_EQ(dims_of(r), e);
 }
 
 TEST(MakePlan, TransposesOfShortAxesAreGatheredIntoLongRows) {

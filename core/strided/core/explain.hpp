@@ -32,6 +32,7 @@ std::string describe(const Plan<N>& p) {
   out << "\n  from axes ";
   list([&](int i) {
     std::ostringstream axes;
+    if (p.fused_axes[i] == 0) axes << "rest of ";  // the outer part of a split axis
     axes << p.first_axis[i];
     if (p.fused_axes[i] > 1) axes << "+" << (p.fused_axes[i] - 1);
     return axes.str();

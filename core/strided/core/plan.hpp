@@ -58,7 +58,9 @@ struct Plan {
   std::size_t tile_count = 0;         ///< product of tiles[]
   std::ptrdiff_t strides[N][MAX_PLAN_RANK];
   short first_axis[MAX_PLAN_RANK];  ///< original axis that leads each fused axis (explain)
-  short fused_axes[MAX_PLAN_RANK];  ///< how many original axes each fused axis holds
+  /// How many original axes each fused axis holds; 0 for the outer part of an axis a gathered
+  /// group took a divisor of (it holds the rest of an axis counted before it).
+  short fused_axes[MAX_PLAN_RANK];
   Strategy strategy = Strategy::Empty;
   int transpose_axis = -1;  ///< for Transpose: the axis where a source has unit stride
   /// For Gather: axes 0 and 1 stand for groups of short original axes; the offset of element e

@@ -246,10 +246,43 @@ void count_tiles(Plan<N>& p) {
   }
 }
 
+/// Splits axis a into an inner axis of extent d (its strides) and, right after it, an outer
+/// axis of extent dims[a] / d (its strides times d). d divides dims[a]; rank < MAX_PLAN_RANK.
+template <int N>
+void split_axis(Plan<N>& p, int a, std::size_t d) {
+  for (int i = p.rank; i > a + 1; --i) {
+    p.dims[i] = p.dims[i - 1];
+    p.blocks[i] = p.blocks[i - 1];
+    p.first_axis[i] = p.first_axis[i - 1];
+    p.fused_axes[i] = p.fused_axes[i - 1];
+    for (int k = 0; k < N; ++k) p.strides[k][i] = p.strides[k][i - 1];
+  }
+  p.dims[a + 1] = p.dims[a] / d;
+  p.blocks[a + 1] = 1;
+  p.first_axis[a + 1] = p.first_axis[a];
+  p.fused_axes[a + 1] = 0;  // no original axis of its own: the rest of axis a
+  for (int k = 0; k < N; ++k)
+    p.strides[k][a + 1] = p.strides[k][a] * static_cast<std::ptrdiff_t>(d);
+  p.dims[a] = d;
+  p.blocks[a] = std::min(p.blocks[a], d);
+  ++p.rank;
+  count_tiles(p);
+}
+
+/// The largest divisor of n in [2, most], or 0 when there is none.
+inline std::size_t largest_divisor_within(std::size_t n, std::size_t most) {
+  for (std::size_t d = std::min(n - 1, most); d >= 2; --d)
+    if (n % d == 0) return d;
+  return 0;
+}
+
 /// High-rank permutations leave short axes (often of extent 2) at every level, so inner runs
 /// are a few elements long. Gather them into two table-driven axes: axis 0 from the leading
 /// (output-fastest) axes, axis 1 from the axes where the first source is fastest, each of at
 /// most GATHER_MAX elements; a tile is one such 2-d block. Both sides then touch whole lines.
+/// For a transpose, a group whose next axis does not fit whole takes a divisor of it, the rest
+/// of that axis staying a tile axis (HPTT's blocking over two axes per side): 30^5 reversed
+/// gathers groups of 30 x 6 where whole axes give 30, one axis per side.
 template <int N>
 void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const PlannerOptions& opt) {
   // Groups of about sqrt(count) elements each at most: a small tensor splits evenly.
@@ -257,16 +290,19 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
   while (balanced < GATHER_MAX && balanced * balanced < p.count) balanced *= 2;
   const std::size_t most =
       std::min<std::size_t>(std::min<std::size_t>(GATHER_MAX, balanced), opt.max_tile_elements);
+  const bool may_split = p.strategy == Strategy::Transpose;  // maps only: reductions keep tiles
+  Plan<N> s = p;  // p itself changes only when the groups are taken
   // Picks, among the axes not taken yet, those where `operand` is fastest (smallest |stride|)
-  // while the group stays within `limit` elements.
+  // while the group stays within `limit` elements. Returns -1 after splitting s's next axis
+  // (the caller picks again), else the group's size.
   bool taken[MAX_PLAN_RANK] = {};
   const auto pick = [&](int operand, std::size_t limit, int* group, std::size_t& count) {
     int order[MAX_PLAN_RANK], n = 0;
-    for (int i = 0; i < p.rank; ++i) {  // stable insertion sort by |stride|
+    for (int i = 0; i < s.rank; ++i) {  // stable insertion sort by |stride|
       if (taken[i]) continue;
       int j = n++;
       for (;
-           j > 0 && magnitude(p.strides[operand][order[j - 1]]) > magnitude(p.strides[operand][i]);
+           j > 0 && magnitude(s.strides[operand][order[j - 1]]) > magnitude(s.strides[operand][i]);
            --j)
         order[j] = order[j - 1];
       order[j] = i;
@@ -274,10 +310,17 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
     int g = 0;
     count = 1;
     std::size_t grown = 0;
-    for (int j = 0; j < n && checked_mul(count, p.dims[order[j]], grown) && grown <= limit; ++j) {
+    for (int j = 0; j < n && checked_mul(count, s.dims[order[j]], grown) && grown <= limit; ++j) {
       count = grown;
       taken[order[j]] = true;
       group[g++] = order[j];
+    }
+    if (may_split && g >= 1 && g < n && s.rank < MAX_PLAN_RANK) {
+      const std::size_t d = largest_divisor_within(s.dims[order[g]], limit / count);
+      if (d != 0) {
+        split_axis(s, order[g], d);
+        return -1;
+      }
     }
     return g;
   };
@@ -290,16 +333,23 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
   const int src = N > 1 ? 1 : 0;
   const std::size_t src_line = std::max<std::size_t>(1, opt.cache_line / element_size[src]);
   const std::size_t dst_line = std::max<std::size_t>(1, opt.cache_line / element_size[0]);
-  bool reserved[MAX_PLAN_RANK] = {};
-  for (int i = 0; i < p.rank && src != 0; ++i)
-    reserved[i] = magnitude(p.strides[src][i]) < src_line &&
-                  magnitude(p.strides[0][i]) >= dst_line && !taken[i];
-  for (int i = 0; i < p.rank; ++i) taken[i] = taken[i] || reserved[i];
-  const int g0 = pick(0, most, group0, n0);
-  for (int i = 0; i < p.rank; ++i)
-    if (reserved[i]) taken[i] = false;
-  const int g1 = pick(N > 1 ? 1 : 0, std::min(most, opt.max_tile_elements / n0), group1, n1);
+  int g0 = -1, g1 = -1;
+  while (g0 < 0 || g1 < 0) {  // each split adds an axis: at most MAX_PLAN_RANK rounds
+    bool reserved[MAX_PLAN_RANK] = {};
+    for (int i = 0; i < s.rank; ++i) {
+      taken[i] = false;
+      reserved[i] = src != 0 && magnitude(s.strides[src][i]) < src_line &&
+                    magnitude(s.strides[0][i]) >= dst_line;
+      taken[i] = reserved[i];
+    }
+    g0 = pick(0, most, group0, n0);
+    if (g0 < 0) continue;
+    for (int i = 0; i < s.rank; ++i)
+      if (reserved[i]) taken[i] = false;
+    g1 = pick(src, std::min(most, opt.max_tile_elements / n0), group1, n1);
+  }
   if (g0 < 2 || g1 < 1) return;  // nothing short to gather
+  p = s;
   // Offset tables: group axes enumerated first axis fastest.
   const int* groups[2] = {group0, group1};
   const int sizes[2] = {g0, g1};
@@ -451,8 +501,16 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
     // (transpose_tile_rows). The blocks inside consume whole lines, so a tile is sized for the
     // L2 and the TLB rather than the L1 (measured: 128 x 128 f64 beats the L1 blocks by 2x).
     // Only maps have this strategy: reduction tiles never depend on the machine.
+    // When a source streams along axis 0 with the destination (A + B^T), the source that reads
+    // across is staged tile by tile (the backends' staged_tile) and the others read the tile's
+    // rows: its rows are twice as long, read in runs the prefetchers follow further (W5 at
+    // 1 thread on a Xeon with a 2 MiB L2: 29-31 ms in tiles of 128 x 256, 35-37 ms in 128 x 128).
     if (p.strategy == Strategy::Transpose && !opt.block_override && opt.transpose_row_bytes > 0) {
-      const std::size_t side = std::max<std::size_t>(16, opt.transpose_row_bytes / element_size[0]);
+      bool mixed = false;
+      for (int k = 1; k < N; ++k) mixed = mixed || magnitude(p.strides[k][0]) == 1;
+      const std::size_t source_row_bytes =
+          mixed ? saturating_mul(2, opt.transpose_row_bytes) : opt.transpose_row_bytes;
+      const std::size_t side = std::max<std::size_t>(16, source_row_bytes / element_size[0]);
       const std::size_t l2 = planner_l2_bytes(opt);
       const std::size_t row_bytes = saturating_mul(side, element_size[0]);
       p.blocks[0] = std::min(p.dims[0], transpose_tile_rows(l2, row_bytes));

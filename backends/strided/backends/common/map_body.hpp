@@ -125,8 +125,13 @@ struct MapBody {
     bool scattered = false;
     ((scattered = scattered || !runs_unit(t1[I + 1], n1)), ...);
 #endif
-    for (std::size_t i0 = 0; i0 < n0; i0 += B) {
-      const std::size_t bi = n0 - i0 < B ? n0 - i0 : B;
+    // Bands start on the destination's lines: a group of 30 x 6 doubles starts mid-line in
+    // every other tile, where bands from 0 would leave no line whole to stream (30^5 reversed).
+    const std::size_t lead = line_lead(dst.ptr + (off[0] + t0[0][0] + t1[0][0]));
+    std::size_t bi = 0;
+    for (std::size_t i0 = 0; i0 < n0; i0 += bi) {
+      bi = i0 == 0 && lead != 0 ? lead : B;
+      if (n0 - i0 < bi) bi = n0 - i0;
       // A band whose destination elements are one contiguous line stores (streams) it whole.
       bool dense = bi == B;
       for (std::size_t i = 1; dense && i < B; ++i) dense = t0[0][i0 + i] == t0[0][i0] + ii(i);
@@ -175,6 +180,13 @@ struct MapBody {
         }
       }
     }
+  }
+
+  /// Elements from d to the next line boundary (0 when d is on one, or not element-aligned).
+  KOKKOS_FORCEINLINE_FUNCTION static std::size_t line_lead(const value_type* d) {
+    const auto a = reinterpret_cast<std::uintptr_t>(d);
+    if (a % sizeof(value_type) != 0) return 0;
+    return (B - a / sizeof(value_type) % B) % B;
   }
 
   /// Whether offsets t[0 .. n) step by one element.
@@ -313,9 +325,13 @@ struct MapBody {
     }
   }
 
-  /// Elements per source of the tiles staged_tile stages (a planner tile of 128 x 128 doubles
-  /// or 256 x 128 floats).
-  static constexpr std::size_t STAGE_ELEMENTS = 32768;
+  /// Bytes of a per-thread stage: the largest planner tile of a transpose with a source that
+  /// streams along axis 0 (128 rows of 2 KiB, see plan_layout).
+  static constexpr std::size_t STAGE_BYTES = std::size_t(256) << 10;
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr std::size_t stage_elements() {
+    return STAGE_BYTES / sizeof(T);
+  }
 
   /// A streamed tile whose destination rows do not start on line boundaries (rows of 300
   /// doubles: every other one starts mid-line), for a built-in function whose sources all read
@@ -338,9 +354,11 @@ struct MapBody {
       const std::size_t pitch = (n0 + B - 1) / B * B;  // stage rows of whole lines
       // Rows of 8 lines or more: shorter ones are mostly partial lines (17 x 17 slabs of a
       // rank-6 reversal ran 1.4x slower staged).
-      if (!rows || n0 * sizeof(value_type) < 512 || n1 < B || pitch * n1 > STAGE_ELEMENTS)
+      if (!rows || n0 * sizeof(value_type) < 512 || n1 < B ||
+          pitch * n1 > stage_elements<value_type>())
         return false;
-      value_type* const stage = thread_stage<value_type, STAGE_ELEMENTS, sizeof...(I) + 1>();
+      value_type* const stage =
+          thread_stage<value_type, stage_elements<value_type>(), sizeof...(I) + 1>();
       for (std::size_t i0 = 0; i0 < n0; i0 += B)
         for (std::size_t j0 = 0; j0 < n1; j0 += B) {
           prefetch_next_band(off, i0, j0, n0, s0, s1, seq);
@@ -379,7 +397,7 @@ struct MapBody {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     if constexpr ((simd::transposable_v<typename Srcs::value_type> && ...)) {
       const bool across = ((s1[I + 1] == 1 && magnitude(s0[I + 1]) > 1) || ...);
-      if (!across || n0 * n1 > STAGE_ELEMENTS) return false;
+      if (!across || ((n0 * n1 > stage_elements<typename Srcs::value_type>()) || ...)) return false;
       constexpr std::size_t N = sizeof...(I) + 1;
       std::ptrdiff_t at[N], t0[N], t1[N];
       at[0] = off[0];
@@ -414,7 +432,7 @@ struct MapBody {
       return src;
     }
     constexpr std::size_t L = sizeof(T) >= 8 ? 8 : 16;  // one line of T
-    T* to = thread_stage<T, STAGE_ELEMENTS, K>();
+    T* to = thread_stage<T, stage_elements<T>(), K>();
     const T* from = src.ptr + off[K + 1];
     const auto ld = static_cast<std::ptrdiff_t>(n0);
     std::size_t i = 0;
