@@ -1589,6 +1589,16 @@ TEST(MakePlan, GatheredGroupsTakeADivisorOfAnAxisThatDoesNotFitWhole) {
   }
   EXPECT_EQ(dims_of(p), (Extents{180, 180, 5, 5}));
   expect_visits_match<2>(p, e, {row, reversed});
+  // A source's unit axis too long for a group (352, as in HPTT's 5-d cases) gives it a run of
+  // its largest divisor within the group: 176 elements.
+  const Extents h = {48, 28, 352};
+  const StrideSet hs = {{1, 48, 1344}, {9856, 352, 1}};
+  const auto g = plan_of<2>(h, hs);
+  ASSERT_EQ(g.strategy, Strategy::Gather);
+  EXPECT_EQ(g.dims[0], 192u);  // 48 x 4 of 28
+  EXPECT_EQ(g.dims[1], 176u);
+  for (int k = 0; k < 176; ++k) EXPECT_EQ(g.table[1][1][k], k);
+  expect_visits_match<2>(g, h, hs);
   // A prime extent has no divisor to take: the plan stays a transpose of whole axes.
   const Extents q(4, 17);
   const Strides qrow = row_major_strides(q);

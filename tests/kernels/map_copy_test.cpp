@@ -128,8 +128,8 @@ TYPED_TEST(MapTest, RaggedTransposedTilesMatchTheReference) {
   // Reversed tensors of extents that are not multiples of the 8 x 8 blocks: built-in functions
   // run their ragged edges as overlapping full blocks, a user's function element by element;
   // streamed destination rows that start mid-line (66 or 70 doubles) go through a stage.
-  // Gathered groups that take a divisor of an axis (30 x 6, 45 x 5) start mid-line in some
-  // tiles, where their bands start at the first line boundary.
+  // Gathered groups that take a divisor of an axis (30 x 6, 45 x 5, 150 of 300) start mid-line
+  // in some tiles, where their bands start at the first line boundary.
   for (const auto& extents : std::vector<std::vector<std::size_t>>{{30, 30, 5},
                                                                    {17, 17, 3, 2},
                                                                    {9, 23, 4},
@@ -138,7 +138,8 @@ TYPED_TEST(MapTest, RaggedTransposedTilesMatchTheReference) {
                                                                    {70, 75, 3},
                                                                    {9, 100, 66},
                                                                    {30, 30, 30, 2},
-                                                                   {45, 25, 18, 3}}) {
+                                                                   {45, 25, 18, 3},
+                                                                   {40, 6, 300}}) {
     SCOPED_TRACE(::testing::Message() << extents.size() << "-d, first extent " << extents[0]);
     const std::size_t rank = extents.size();
     std::vector<std::size_t> reversed(rank), back(rank);

@@ -269,6 +269,9 @@ void split_axis(Plan<N>& p, int a, std::size_t d) {
   count_tiles(p);
 }
 
+/// The shortest run a gathered group takes from a first axis it cannot take whole.
+inline constexpr std::size_t GATHER_MIN_RUN = 16;
+
 /// The largest divisor of n in [2, most], or 0 when there is none.
 inline std::size_t largest_divisor_within(std::size_t n, std::size_t most) {
   for (std::size_t d = std::min(n - 1, most); d >= 2; --d)
@@ -315,9 +318,11 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
       taken[order[j]] = true;
       group[g++] = order[j];
     }
-    if (may_split && g >= 1 && g < n && s.rank < MAX_PLAN_RANK) {
+    if (may_split && g < n && s.rank < MAX_PLAN_RANK) {
+      // A first axis too long for the group (a source's unit axis of 352) gives a run of at
+      // least GATHER_MIN_RUN elements, or nothing.
       const std::size_t d = largest_divisor_within(s.dims[order[g]], limit / count);
-      if (d != 0) {
+      if (d != 0 && (g >= 1 || d >= GATHER_MIN_RUN)) {
         split_axis(s, order[g], d);
         return -1;
       }
