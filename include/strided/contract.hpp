@@ -33,7 +33,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "strided/backends/device/workspace.hpp"
+#include "strided/backends/common/staging_buffer.hpp"
 #include "strided/backends/kokkoskernels/gemm.hpp"
 #include "strided/checks.hpp"
 #include "strided/copy.hpp"

@@ -16,7 +16,7 @@
 #include <string>
 #include <type_traits>
 
-#include "strided/backends/device/workspace.hpp"
+#include "strided/backends/common/staging_buffer.hpp"
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
 #include "strided/core/labels.hpp"

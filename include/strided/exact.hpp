@@ -80,9 +80,10 @@ decltype(Fold::srcs) exact_sources(const SV&... srcs) {
 }
 
 /// The exact integers (one per component) of same-shape sources, planned here or with a kept
-/// plan: what a rank contributes to an MPI reduction, and what a full reduction rounds.
+/// plan (`kept`, with its copies): what a rank contributes to an MPI reduction, and what a full
+/// reduction rounds.
 template <class Terms, class Exec, int N, class... SV>
-void exact_integers(const Exec& exec, const Plan<N>* kept, const Options& options,
+void exact_integers(const Exec& exec, const KernelPlanState<N>* kept, const Options& options,
                     const std::string& label, typename exact_fold_t<Terms, SV...>::Int* ints,
                     const SV&... srcs) {
   using Fold = exact_fold_t<Terms, SV...>;
@@ -93,14 +94,14 @@ void exact_integers(const Exec& exec, const Plan<N>* kept, const Options& option
     walk_one_run<N>(fold, count);
     fold.finish(ints);
   } else if (kept) {
-    run_exact<Fold>(exec, *kept, sources, ints, options, label);
+    run_exact<Fold>(exec, kept->plan, sources, ints, options, label, kept->copies.get());
   } else {
     run_exact<Fold>(exec, plan_for(options.planner, srcs...), sources, ints, options, label);
   }
 }
 
 template <class R, class Terms, class Exec, int N, class... SV>
-R exact_reduce(const Exec& exec, const Plan<N>* kept, const Options& options,
+R exact_reduce(const Exec& exec, const KernelPlanState<N>* kept, const Options& options,
                const std::string& label, const SV&... srcs) {
   check_exact_types<R, typename SV::value_type...>();
   typename exact_fold_t<Terms, SV...>::Int ints[exact_fold_t<Terms, SV...>::K];
@@ -125,18 +126,18 @@ R exact_planned(const char* function, const std::string& label, const Exec& exec
   (check_accessible<Exec, SV>(), ...);
   compat::ScopedRegion region(label);
   check_plan(function, p, srcs...);
-  return exact_reduce<R, Terms>(exec, &p.state().plan, p.state().options, label, srcs...);
+  return exact_reduce<R, Terms>(exec, &p.state(), p.state().options, label, srcs...);
 }
 
-/// An exact axis reduction into dst, planned here or with a kept plan's layout.
+/// An exact axis reduction into dst, planned here or with a kept plan's layout (and its copies).
 template <class Terms, class Exec, class DV, int S, class... SV>
-void exact_axes_run(const Exec& exec, const AxesLayout<S>& layout, const DV& dst,
+void exact_axes_run(const Exec& exec, const AxesLayout<S>& layout, KeptCopies* kept, const DV& dst,
                     const std::string& label, const SV&... srcs) {
   check_exact_types<typename DV::value_type, typename SV::value_type...>();
   using Fold = exact_fold_t<Terms, SV...>;
   run_exact_axes<Fold>(exec, layout,
                        DstRef<typename DV::value_type, typename DV::op_type>{dst.data()},
-                       exact_sources<Fold>(srcs...), label);
+                       exact_sources<Fold>(srcs...), label, kept);
 }
 
 template <class Terms, class Exec, class DV, class... SV>
@@ -148,8 +149,8 @@ void exact_axes_checked(const char* function, const std::string& label, const Ex
   const AxisSplit split = check_axes(function, dst, axes, srcs...);
   if (dst.size() == 0) return;
   exact_axes_run<Terms>(
-      exec, axes_layout(split, options.planner, host_threads(exec, options), dst, srcs...), dst,
-      label, srcs...);
+      exec, axes_layout(split, options.planner, host_threads(exec, options), dst, srcs...), nullptr,
+      dst, label, srcs...);
 }
 
 template <class Terms, class Exec, int S, class DV, class... SV>
@@ -159,7 +160,7 @@ void exact_axes_planned(const char* function, const std::string& label, const Ex
   check_axes_operands<Exec, DV, SV...>();
   compat::ScopedRegion region(label);
   if (!check_axes_plan(function, p, dst, srcs...)) return;
-  exact_axes_run<Terms>(exec, p.state().layout, dst, label, srcs...);
+  exact_axes_run<Terms>(exec, p.state().layout, p.state().copies.get(), dst, label, srcs...);
 }
 
 template <class S>

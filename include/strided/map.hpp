@@ -124,7 +124,7 @@ void zip_map_planned(const char* function, const std::string& label, const Exec&
   } else {
     check_no_overlaps(function, dst, srcs...);
   }
-  run_map(exec, state.plan, body, state.options, label);
+  run_map(exec, state.plan, body, state.options, label, state.copies.get());
 }
 
 /// A kernel of one source; `ReadsDst` kernels (add, mul, axpy) read the destination as a first

@@ -18,9 +18,11 @@
 #include <type_traits>
 #include <utility>
 
-#include "strided/backends/dispatch/run_axes.hpp"
+#include "strided/backends/dispatch/algorithm.hpp"
 #include "strided/checks.hpp"
+#include "strided/core/axes_plan.hpp"
 #include "strided/core/explain.hpp"
+#include "strided/core/kept_copies.hpp"
 #include "strided/core/layout_key.hpp"
 #include "strided/core/planner.hpp"
 #include "strided/index_list.hpp"
@@ -84,6 +86,8 @@ struct KernelPlanState {
   LayoutKey key;
   bool injective_first = false;  ///< operand 0 may be written (no two indices share an element)
   bool one_dense = false;        ///< every operand has one dense layout (the small-call path)
+  /// The plan's copies in device memory, made at its first run on each space.
+  std::shared_ptr<KeptCopies> copies = std::make_shared<KeptCopies>();
 };
 
 }  // namespace detail
@@ -126,6 +130,8 @@ class AxesPlan {
     Options options;
     detail::IndexList<std::size_t> axes;
     detail::LayoutKey dst_key, src_key;
+    /// The layout's copies in device memory, made at the plan's first run on each space.
+    std::shared_ptr<detail::KeptCopies> copies = std::make_shared<detail::KeptCopies>();
   };
   explicit AxesPlan(std::shared_ptr<const State> state) : m_state(std::move(state)) {}
 

@@ -67,7 +67,8 @@ U reduce_planned(const char* function, const std::string& label, const Exec& exe
   if (state.one_dense && state.plan.rank == 1 && state.plan.tile_count == 1 &&
       runs_inline(exec, state.options, state.plan.count))
     return reduce_one_run<N>(fold, reduce_fn, init, state.plan.count);
-  return run_reduce(exec, state.plan, fold, reduce_fn, init, state.options, label);
+  return run_reduce(exec, state.plan, fold, reduce_fn, init, state.options, label,
+                    state.copies.get());
 }
 
 template <class V>

@@ -149,7 +149,8 @@ void reduce_axes_planned(const char* function, const std::string& label, const E
   if (!check_axes_plan(function, p, dst, srcs...)) return;
   const auto& state = p.state();
   run_axes(exec, state.layout, DstRef<typename DV::value_type, typename DV::op_type>{dst.data()},
-           make_fold<U>(map_fn, reduce_fn, srcs...), reduce_fn, init, state.options, label);
+           make_fold<U>(map_fn, reduce_fn, srcs...), reduce_fn, init, state.options, label,
+           state.copies.get());
 }
 
 template <class DV, class... SV>

@@ -483,4 +483,61 @@ TYPED_TEST(SpaceTest, CopiesBetweenHostAndSpaceMemory) {
   across_spaces<TypeParam>();
 }
 
+// ---- kept plans ---------------------------------------------------------------------------------
+
+/// A kept plan runs on a space from one copy of itself in the space's memory, made at its first
+/// run there (host spaces read it in place: no copy). Runs after the first give the bits of
+/// Serial too, on operands other than the ones the plan was made with.
+template <class Exec>
+void kept_plans() {
+  std::mt19937 rng(110);
+  const Exec exec;
+  const Kokkos::Serial serial;
+  const std::size_t copies_per_plan = strided::compat::is_host_space_v<Exec> ? 0 : 1;
+  const std::vector<std::size_t> extents{96, 70, 3};
+  SpaceOperand<double, Exec> src(extents, rng, 0);
+  const std::vector<std::size_t> kept_extents{96, 3};
+  SpaceOperand<double, Exec> d(kept_extents, rng, 0);
+  const auto transposed = src.view.permute({2, 0, 1});
+  const std::vector<std::size_t> t_extents(transposed.extents().begin(),
+                                           transposed.extents().end());
+  SpaceOperand<double, Exec> t(t_extents, rng, 0);
+  const auto copy_plan = strided::make_plan(t.view, transposed);
+  const auto sum_plan = strided::make_plan(src.view);
+  const auto axes_plan = strided::make_axes_plan(d.view, src.view, {1});
+  for (int run = 0; run < 3; ++run) {
+    SCOPED_TRACE(::testing::Message() << "run " << run);
+    fill_inexact(src, 7.0 + run);  // a plan holds layouts, not data
+    strided::copy_into(exec, copy_plan, t.view, src.view.permute({2, 0, 1}));
+    reference([&](const strided::Options& host) {
+      strided::copy_into(serial, t.host.view, src.host.view.permute({2, 0, 1}), host);
+    });
+    expect_same_bytes(t.download(), t.host.buffer);
+    const double got = strided::sum(exec, sum_plan, src.view);
+    const double exact = strided::sum(exec, sum_plan, src.view, strided::exact);
+    reference([&](const strided::Options& host) {
+      EXPECT_TRUE(same_bits(got, strided::sum(serial, src.host.view, host)));
+      EXPECT_TRUE(same_bits(exact, strided::sum(serial, src.host.view, strided::exact, host)));
+    });
+    strided::sum_axes(exec, axes_plan, d.view, src.view);
+    reference([&](const strided::Options& host) {
+      strided::sum_axes(serial, d.host.view, src.host.view, {1}, host);
+    });
+    expect_same_bytes(d.download(), d.host.buffer);
+    strided::sum_axes(exec, axes_plan, d.view, src.view, strided::exact);
+    reference([&](const strided::Options& host) {
+      strided::sum_axes(serial, d.host.view, src.host.view, {1}, strided::exact, host);
+    });
+    expect_same_bytes(d.download(), d.host.buffer);
+    // The full reduction's plan serves its exact tier from the same copy, and the axis plan's
+    // layout both axis folds.
+    EXPECT_EQ(copy_plan.state().copies->size(), copies_per_plan);
+    EXPECT_EQ(sum_plan.state().copies->size(), copies_per_plan);
+    EXPECT_EQ(axes_plan.state().copies->size(), copies_per_plan);
+  }
+}
+TYPED_TEST(SpaceTest, KeptPlansRunFromOneCopyPerSpace) {
+  kept_plans<TypeParam>();
+}
+
 }  // namespace

@@ -180,7 +180,7 @@ inline bool gemm_ready(const FusedGroup& rows, const FusedGroup& cols) {
 
 /// Whether the GEMM reads x's (rows x cols) matrix in place: GEMM-ready and, unless
 /// `columns_contiguous_ok`, with its unit stride along the columns (Kokkos Kernels' blocked GEMM
-/// runs 20-30% slower on a b whose k axis is contiguous, measured; packing it costs one pass).
+/// runs measurably slower on a b whose k axis is contiguous; packing it costs one pass).
 inline bool in_place(const FusedGroup& rows, const FusedGroup& cols, bool columns_contiguous_ok) {
   if (!gemm_ready(rows, cols)) return false;
   return columns_contiguous_ok || cols.unit() || rows.unit() || cols.stride == 1;

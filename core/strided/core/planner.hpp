@@ -508,8 +508,8 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
     // Only maps have this strategy: reduction tiles never depend on the machine.
     // When a source streams along axis 0 with the destination (A + B^T), the source that reads
     // across is staged tile by tile (the backends' staged_tile) and the others read the tile's
-    // rows: its rows are twice as long, read in runs the prefetchers follow further (W5 at
-    // 1 thread on a Xeon with a 2 MiB L2: 29-31 ms in tiles of 128 x 256, 35-37 ms in 128 x 128).
+    // rows: its rows are twice as long, read in runs the prefetchers follow further
+    // (docs/performance.md, CPU pass 6).
     if (p.strategy == Strategy::Transpose && !opt.block_override && opt.transpose_row_bytes > 0) {
       bool mixed = false;
       for (int k = 1; k < N; ++k) mixed = mixed || magnitude(p.strides[k][0]) == 1;

@@ -13,6 +13,7 @@
 #include "strided/backends/device/team_tile.hpp"
 #include "strided/backends/host/thread_stage.hpp"
 #include "strided/backends/host/vector_width.hpp"
+#include "strided/core/axes_plan.hpp"
 #include "strided/core/combine.hpp"
 #include "strided/core/machine.hpp"
 
@@ -23,16 +24,13 @@ namespace strided::detail {
 /// sub-plan has at most this many tiles fold in registers; larger ones go through a buffer.
 inline constexpr std::size_t INLINE_SUB_TILES = 16;
 
-/// Fewest outputs per sweep of AxisBody.
-inline constexpr std::size_t AXIS_SWEEP = 16;
-
-/// Rows per lane that AxisBody::sweep adds before storing a lane line back (4 rows side by
-/// side: W4.colsum at 1 thread 6.2 ms against 8.6 ms one row at a time, a 6.3 ms plain read).
+/// Rows per lane that AxisBody::sweep adds before storing a lane line back: four rows side by
+/// side kept column sums at a plain read's speed, one at a time did not (docs/performance.md,
+/// CPU pass 5).
 inline constexpr std::ptrdiff_t AXIS_SWEEP_ROWS = 4;
 
 /// Outputs per pass of AxisBody::rows: one unit-stride run (a row) each, read side by side. A
-/// core keeps more lines in flight on a few streams than on one (row sums of 4096 x 4096 at 1
-/// thread: 15.3 ms a row at a time, 11.6 ms four at a time).
+/// core keeps more lines in flight on a few streams than on one (docs/performance.md, CPU pass 3).
 inline constexpr std::size_t AXIS_ROWS = 4;
 
 /// Folds the sub-tensor at `base` (per-source offsets); sub.tile_count in [1, INLINE_SUB_TILES].
@@ -238,24 +236,6 @@ struct AxisBody {
                      [&](int l) -> U& { return acc[k][l]; });
       store(off[0] + (i0 + static_cast<std::ptrdiff_t>(k)) * s0[0] + jj * s1[0],
             fold.reduce_fn(init, acc[k][0]));
-    }
-  }
-};
-
-/// Kept-axis geometry of an axis reduction in the buffered strategy: output o (in dst's axis
-/// order, first axis fastest) at per-operand offsets computed by decomposition.
-template <int N>
-struct OutputIndex {
-  int rank;
-  std::size_t extents[MAX_PLAN_RANK];
-  std::ptrdiff_t strides[N][MAX_PLAN_RANK];  ///< operand 0 = destination
-
-  KOKKOS_INLINE_FUNCTION void offsets(std::size_t o, std::ptrdiff_t* off) const {
-    for (int k = 0; k < N; ++k) off[k] = 0;
-    for (int a = 0; a < rank; ++a) {
-      const std::size_t i = o % extents[a];
-      o /= extents[a];
-      for (int k = 0; k < N; ++k) off[k] += static_cast<std::ptrdiff_t>(i) * strides[k][a];
     }
   }
 };

@@ -7,7 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "strided/compat.hpp"
+#include "strided/base/compat.hpp"
 #include "strided/core/combine.hpp"
 
 namespace strided::detail {

@@ -14,10 +14,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "strided/arithmetic.hpp"
 #include "strided/backends/common/exact_terms.hpp"
 #include "strided/backends/common/tile_walk.hpp"
 #include "strided/backends/common/tuple.hpp"
+#include "strided/base/arithmetic.hpp"
 
 namespace strided::detail {
 

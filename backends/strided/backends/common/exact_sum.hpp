@@ -271,7 +271,7 @@ struct ExactSum {
 #if defined(__GNUC__) || defined(__clang__)
         // The next block's operands (ahead of them in memory): requested while this one's
         // arithmetic runs, so that their loads overlap it; to L2 (locality 1), measured faster
-        // than to L1 or further ahead (2^25-element dot, 1 thread, Zen 4: 34 -> 29 ms).
+        // than to L1 or further ahead (docs/performance.md, "The exact tier").
         if (i + LANES <= ahead) {
           __builtin_prefetch(a + n + i, 0, 1);
           __builtin_prefetch(b + n + i, 0, 1);

@@ -14,9 +14,9 @@
 #include <cmath>
 #include <type_traits>
 
-#include "strided/arithmetic.hpp"
 #include "strided/backends/common/exact_sum.hpp"
-#include "strided/element_ops.hpp"
+#include "strided/base/arithmetic.hpp"
+#include "strided/base/element_ops.hpp"
 
 namespace strided::detail {
 

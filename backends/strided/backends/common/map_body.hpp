@@ -18,9 +18,9 @@
 #include "strided/backends/common/unroll.hpp"
 #include "strided/backends/host/simd_transpose.hpp"
 #include "strided/backends/host/thread_stage.hpp"
+#include "strided/base/element_ops.hpp"
 #include "strided/core/magnitude.hpp"
 #include "strided/core/plan.hpp"
-#include "strided/element_ops.hpp"
 
 namespace strided::detail {
 
@@ -152,7 +152,7 @@ struct MapBody {
             for (std::size_t k = 0; aligned && k < B; ++k) aligned = streams_rows(to[k], 0);
             // Gathered source lines lie in no order a hardware prefetcher follows: fetch the
             // lines of the block GATHER_PREFETCH blocks ahead (into the next band at a band's
-            // end) while this one moves (W2 at 1 thread: 66-80 ms without, 42-54 ms with).
+            // end) while this one moves (docs/performance.md, CPU pass 5).
             std::size_t pi = i0, pj = j0 + GATHER_PREFETCH * B;
             if (pj >= n1) pj -= n1, pi += B;
             if (scattered && pj < n1 && pi + B <= n0)
@@ -308,8 +308,8 @@ struct MapBody {
     // Ragged edges of a built-in function's tile (n0, n1 >= B here) run as full blocks shifted
     // back to end at the edge, overlapping their neighbours: no source is the destination on
     // this path, so the overlap writes the same values again, and every element goes through
-    // the in-register transposes (30^5 reversed at 1 thread: 36% of each 30 x 30 slab was left
-    // to the element-wise path).
+    // the in-register transposes (else a third of a 30 x 30 slab's elements went element by
+    // element).
     constexpr bool overlap = is_repeatable<F>::value;
     for (std::size_t i0 = 0; i0 < n0; i0 += B) {
       const std::size_t bi = overlap || n0 - i0 >= B ? B : n0 - i0;
@@ -339,8 +339,8 @@ struct MapBody {
   /// destination row is written from it, its whole lines with non-temporal stores and its two
   /// partial ends plainly (the neighbouring tiles complete those lines in cache). Blocks written
   /// straight to such rows cannot stream, and every line they store is read from memory first
-  /// (a batch of 300 x 300 transposes at 1 thread: 30-38% of a scale-copy). False (nothing
-  /// done) when the tile does not qualify or exceeds the stage.
+  /// (docs/performance.md, CPU pass 5). False (nothing done) when the tile does not qualify or
+  /// exceeds the stage.
   template <std::size_t... I>
   KOKKOS_FORCEINLINE_FUNCTION bool staged_rows(const std::ptrdiff_t* off, std::size_t n0,
                                                std::size_t n1, const std::ptrdiff_t* s0,
@@ -386,7 +386,7 @@ struct MapBody {
   /// host threads: each source that reads along axis 1 is first staged transposed, its lines
   /// read in order by bands of rows through the in-register transposes, so that the tile then
   /// runs as plain unit-stride lines along axis 0. Walking the blocks instead pulls one line from
-  /// each of the tile's rows, a power-of-two stride apart (W5 at 1 thread: 58-65 ms blocked).
+  /// each of the tile's rows, a power-of-two stride apart (docs/performance.md, CPU pass 3).
   /// Stages raw elements: the staged source reads them through its own op. False (nothing
   /// done) when a source's elements are not 4 or 8 bytes or its tile exceeds the stage.
   template <std::size_t... I>

@@ -11,11 +11,11 @@
 #include <type_traits>
 #include <utility>
 
-#include "strided/arithmetic.hpp"
 #include "strided/backends/common/lanes.hpp"
 #include "strided/backends/common/map_body.hpp"
 #include "strided/backends/common/tile_walk.hpp"
 #include "strided/backends/common/tuple.hpp"
+#include "strided/base/arithmetic.hpp"
 
 namespace strided::detail {
 
@@ -142,11 +142,11 @@ struct TileFold {
   /// A built-in that rounds its products (dot, sum_squares) on a real floating type, on a unit
   /// run long enough to come from memory, computes each step's 16 products unrounded, vectorized,
   /// and rounds them together (materialize_block) instead of one by one through a scalar barrier:
-  /// the same products, so the same bits. From memory that is faster (W6.dot_f32 7.7 -> 9.8 GB/s
-  /// at 1 thread); on short runs, usually in cache, the store and reload of each block cost more
-  /// than the scalar products (a dot of 4096 f64 in L1: 36.6 -> 21.8-26.7 GB/s), so those keep
-  /// the scalar form. Device code keeps the per-product _rn intrinsics. This is the shortest run
-  /// that takes the block form (128 KiB of f64 per operand).
+  /// the same products, so the same bits. From memory that is faster; on short runs, usually in
+  /// cache, the store and reload of each block cost more than the scalar products, so those keep
+  /// the scalar form (docs/performance.md, "Cost of rounding every product"). Device code keeps the
+  /// per-product _rn intrinsics. This is the shortest run that takes the block form (128 KiB of f64
+  /// per operand).
   static constexpr std::size_t BLOCK_ROUNDED_RUN = 16384;
 
   template <std::size_t... I>

@@ -13,8 +13,8 @@
 #include "strided/backends/common/stream_store.hpp"
 #include "strided/backends/host/simd_transpose.hpp"
 #include "strided/backends/host/thread_stage.hpp"
+#include "strided/base/element_ops.hpp"
 #include "strided/core/magnitude.hpp"
-#include "strided/element_ops.hpp"
 
 namespace strided::detail {
 
@@ -88,8 +88,8 @@ struct SymmetrizeBlocks {
   /// flags, so that the tiling is the same in every compilation pass.
   static constexpr bool STAGED = std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
   /// Staged tiles: 256 x 256, a stage of 256 or 512 KiB in L2. Rows of 2 KiB keep each
-  /// prefetched stream long (W7 at 1 thread: 40.7 ms with 64 x 64 tiles, 30.7 with 128 x 128,
-  /// 24.8 with 256 x 256). Other tiles: rows of 1 KiB (four tiles stay in L2).
+  /// prefetched stream long (W7 was fastest with them of 64, 128 and 256: docs/performance.md,
+  /// CPU pass 3). Other tiles: rows of 1 KiB (four tiles stay in L2).
   static constexpr std::size_t TILE = STAGED ? 256 : (1024 / sizeof(T) < M ? M : 1024 / sizeof(T));
 
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t item) const {

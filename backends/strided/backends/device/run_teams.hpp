@@ -9,13 +9,14 @@
 #include <climits>
 #include <cstddef>
 #include <string>
+#include <tuple>
 
 #include "strided/backends/common/map_body.hpp"
 #include "strided/backends/device/team_fold.hpp"
 #include "strided/backends/device/team_map.hpp"
 #include "strided/backends/device/team_rows.hpp"
 #include "strided/backends/device/workspace.hpp"
-#include "strided/compat.hpp"
+#include "strided/base/compat.hpp"
 #include "strided/core/combine.hpp"
 
 namespace strided::detail {
@@ -59,12 +60,13 @@ void launch_teams(const Exec& exec, std::size_t tiles, Functor functor, const st
   }
 }
 
-/// The device algorithm of an element-wise kernel.
+/// The device algorithm of an element-wise kernel; `kept`: the plan's copy in the space's memory
+/// (a kept plan's), else null and the plan is staged for this call.
 template <class Exec, int N, class Dst, class F, class... Srcs>
 void run_map_teams(const Exec& exec, const Plan<N>& plan, const MapBody<Dst, F, Srcs...>& body,
-                   const std::string& label) {
+                   const std::string& label, const Plan<N>* kept = nullptr) {
   if (plan.tile_count == 0) return;
-  const Staged<Exec, Plan<N>> staged(exec, 0, plan);
+  const Staged<Exec, Plan<N>> staged(exec, 0, std::tuple<const Plan<N>*>{kept}, plan);
   launch_teams(exec, plan.tile_count, make_team_map<Exec>(plan, staged.template get<0>(), body),
                label);
 }
@@ -83,9 +85,9 @@ void run_rows_teams(const Exec& exec, const Plan<N>& plan, const Plan<N>* staged
 /// order (as the host path).
 template <class U, class Exec, int N, class Fold, class ReduceFn>
 U reduce_tiles_teams(const Exec& exec, const Plan<N>& plan, const Fold& fold, const ReduceFn& red,
-                     const std::string& label) {
+                     const std::string& label, const Plan<N>* kept = nullptr) {
   const std::size_t tiles = plan.tile_count;
-  Staged<Exec, Plan<N>> staged(exec, tiles * sizeof(U), plan);
+  Staged<Exec, Plan<N>> staged(exec, tiles * sizeof(U), std::tuple<const Plan<N>*>{kept}, plan);
   U* partials = staged.template extra<U>();
   launch_teams(exec, tiles,
                TeamFold<Exec, N, Fold, U>{staged.template get<0>(), fold.spec(), partials,

@@ -9,7 +9,7 @@
 #include <cstddef>
 
 #include "strided/backends/common/tile_walk.hpp"
-#include "strided/compat.hpp"
+#include "strided/base/compat.hpp"
 #include "strided/core/launch_shape.hpp"
 #include "strided/core/plan.hpp"
 

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "strided/compat.hpp"
+#include "strided/base/compat.hpp"
 
 namespace strided::detail {
 
@@ -44,11 +44,76 @@ const void* queue_of([[maybe_unused]] const Exec& exec) {
     return nullptr;
 }
 
-/// Grow-only scratch in `Memory` for the calls enqueued on one queue: the plans their kernels
-/// read and the partials of reductions. Allocating per call would cost a cudaMalloc/cudaFree
-/// pair, and cudaFree waits for the whole device.
-template <class Memory>
+/// A point in a CUDA or HIP queue: recorded after a copy, waited for before the copy's source is
+/// written again. Where the runtime refuses an event, the queue is fenced instead.
+template <class Exec>
+class QueueEvent {
+ public:
+  QueueEvent() = default;
+  QueueEvent(const QueueEvent&) = delete;
+  QueueEvent& operator=(const QueueEvent&) = delete;
+#if defined(KOKKOS_ENABLE_CUDA)
+  ~QueueEvent() {
+    if (m_event) cudaEventDestroy(m_event);
+  }
+  void record(const Exec& exec) {
+    if constexpr (has_cuda_stream<Exec>::value) {
+      if (!m_event && cudaEventCreateWithFlags(&m_event, cudaEventDisableTiming) != cudaSuccess)
+        m_event = nullptr;
+      m_recorded = m_event && cudaEventRecord(m_event, exec.cuda_stream()) == cudaSuccess;
+    }
+    if (!m_recorded) compat::fence(exec, "strided::workspace: staged");
+  }
+  void wait() {
+    if (m_recorded) cudaEventSynchronize(m_event);
+    m_recorded = false;
+  }
+
+ private:
+  cudaEvent_t m_event = nullptr;
+#elif defined(KOKKOS_ENABLE_HIP)
+  ~QueueEvent() {
+    if (m_event) (void)hipEventDestroy(m_event);
+  }
+  void record(const Exec& exec) {
+    if constexpr (has_hip_stream<Exec>::value) {
+      if (!m_event && hipEventCreateWithFlags(&m_event, hipEventDisableTiming) != hipSuccess)
+        m_event = nullptr;
+      m_recorded = m_event && hipEventRecord(m_event, exec.hip_stream()) == hipSuccess;
+    }
+    if (!m_recorded) compat::fence(exec, "strided::workspace: staged");
+  }
+  void wait() {
+    if (m_recorded) (void)hipEventSynchronize(m_event);
+    m_recorded = false;
+  }
+
+ private:
+  hipEvent_t m_event = nullptr;
+#else
+  void record(const Exec& exec) {
+    compat::fence(exec, "strided::workspace: staged");
+  }
+  void wait() {}
+
+ private:
+#endif
+  bool m_recorded = false;
+};
+
+/// Grow-only scratch for the calls enqueued on one queue of `Exec`: the plans their kernels read
+/// (in the space's memory, sent from host staging) and the partials of reductions. Allocating
+/// per call would cost a cudaMalloc/cudaFree pair, and cudaFree waits for the whole device.
+template <class Exec>
 class QueueWorkspace {
+  using Memory = typename Exec::memory_space;
+  /// Page-locked host memory of the GPU backend: copies from it to the device run
+  /// asynchronously on the queue (a copy from pageable memory first waits for the queue's earlier
+  /// work).
+  using Pinned = compat::HostPinnedSpace;
+  static constexpr bool pinned =
+      !compat::is_host_space_v<Exec> && !std::is_same_v<Pinned, Kokkos::HostSpace>;
+
  public:
   using bytes_view = Kokkos::View<unsigned char*, Memory>;
 
@@ -61,7 +126,6 @@ class QueueWorkspace {
 
   /// At least `n` bytes in `Memory`. Growing waits for `exec` first: earlier kernels on the
   /// queue may still read the old buffer.
-  template <class Exec>
   unsigned char* device_bytes(const Exec& exec, std::size_t n) {
     if (m_device.extent(0) < n) {
       compat::fence(exec, "strided::workspace: grow");
@@ -71,27 +135,69 @@ class QueueWorkspace {
     }
     return m_device.data();
   }
-  /// Host-side staging for the plans (pageable: a copy from it has consumed it on return).
+  /// Host bytes to fill with `n` bytes for the next send(). Pinned where the backend has it: a
+  /// ring of STAGING_SLOTS buffers, each reused once its last copy has left it (its event), so
+  /// that a call does not wait for the kernels of the calls before it.
+  unsigned char* staging(std::size_t n) {
+    if constexpr (pinned) {
+      Slot& slot = m_slots[m_next];
+      slot.sent.wait();
+      if (slot.bytes.extent(0) < n) {
+        slot.bytes = Kokkos::View<unsigned char*, Pinned>();
+        slot.bytes = Kokkos::View<unsigned char*, Pinned>(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "strided::staging"), n + n / 2);
+      }
+      return slot.bytes.data();
+    } else {
+      return host_bytes(n);
+    }
+  }
+  /// Copies the `n` bytes filled at staging() to `device`, in order on `exec`'s queue.
+  void send(const Exec& exec, unsigned char* device, std::size_t n) {
+    using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+    const Kokkos::View<unsigned char*, Memory, Unmanaged> to(device, n);
+    if constexpr (pinned) {
+      Slot& slot = m_slots[m_next];
+      m_next = (m_next + 1) % STAGING_SLOTS;
+      Kokkos::deep_copy(
+          exec, to, Kokkos::View<const unsigned char*, Pinned, Unmanaged>(slot.bytes.data(), n));
+      slot.sent.record(exec);
+    } else {
+      // From pageable memory: the copy has consumed the bytes when it returns.
+      Kokkos::deep_copy(
+          exec, to,
+          Kokkos::View<const unsigned char*, Kokkos::HostSpace, Unmanaged>(m_host.data(), n));
+    }
+  }
+  /// Pageable host scratch (partials brought back before a fence).
   unsigned char* host_bytes(std::size_t n) {
     if (m_host.size() < n) m_host.resize(n + n / 2);
     return m_host.data();
   }
 
  private:
+  static constexpr unsigned STAGING_SLOTS = 8;
+  struct Slot {
+    Kokkos::View<unsigned char*, Pinned> bytes;
+    QueueEvent<Exec> sent;
+  };
+
   std::mutex m_mutex;
   bool m_ordered;
   bytes_view m_device;
   std::vector<unsigned char> m_host;
+  Slot m_slots[pinned ? STAGING_SLOTS : 1];
+  unsigned m_next = 0;
 };
 
-/// The workspace of `exec`'s queue in `Memory`, made on first use, released at Kokkos::finalize.
-template <class Memory, class Exec>
-QueueWorkspace<Memory>& workspace_of(const Exec& exec) {
+/// The workspace of `exec`'s queue, made on first use, released at Kokkos::finalize.
+template <class Exec>
+QueueWorkspace<Exec>& workspace_of(const Exec& exec) {
   static std::mutex registry_mutex;
-  static std::map<const void*, std::unique_ptr<QueueWorkspace<Memory>>>* registry = nullptr;
+  static std::map<const void*, std::unique_ptr<QueueWorkspace<Exec>>>* registry = nullptr;
   const std::lock_guard<std::mutex> lock(registry_mutex);
   if (!registry) {
-    registry = new std::map<const void*, std::unique_ptr<QueueWorkspace<Memory>>>();
+    registry = new std::map<const void*, std::unique_ptr<QueueWorkspace<Exec>>>();
     Kokkos::push_finalize_hook([] {
       const std::lock_guard<std::mutex> release(registry_mutex);
       delete registry;
@@ -100,43 +206,9 @@ QueueWorkspace<Memory>& workspace_of(const Exec& exec) {
   }
   const void* queue = queue_of(exec);
   auto& slot = (*registry)[queue];
-  if (!slot) slot = std::make_unique<QueueWorkspace<Memory>>(queue != nullptr);
+  if (!slot) slot = std::make_unique<QueueWorkspace<Exec>>(queue != nullptr);
   return *slot;
 }
-
-/// A grow-only buffer in `Memory` for calls that hold its mutex until they are done (copy_across:
-/// synchronous), one per (Memory, Slot), released at Kokkos::finalize.
-template <class Memory, int Slot>
-class CachedBuffer {
- public:
-  static CachedBuffer& get() {
-    static CachedBuffer* buffer = nullptr;
-    static std::mutex made;
-    const std::lock_guard<std::mutex> lock(made);
-    if (!buffer) {
-      buffer = new CachedBuffer();
-      Kokkos::push_finalize_hook([] {
-        delete buffer;
-        buffer = nullptr;
-      });
-    }
-    return *buffer;
-  }
-  std::mutex& mutex() { return m_mutex; }
-  /// At least `n` bytes; the caller holds mutex() and nothing it enqueued still uses them.
-  unsigned char* bytes(std::size_t n) {
-    if (m_bytes.extent(0) < n) {
-      m_bytes = Kokkos::View<unsigned char*, Memory>();
-      m_bytes = Kokkos::View<unsigned char*, Memory>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "strided::staging"), n + n / 2);
-    }
-    return m_bytes.data();
-  }
-
- private:
-  std::mutex m_mutex;
-  Kokkos::View<unsigned char*, Memory> m_bytes;
-};
 
 inline constexpr std::size_t WORKSPACE_ALIGN = 128;
 inline constexpr std::size_t align_up(std::size_t n) {
@@ -146,16 +218,20 @@ inline constexpr std::size_t align_up(std::size_t n) {
 /// Plain values (plans, output indices) copied to `exec`'s memory for the kernels of one call,
 /// followed by room for `extra_bytes` of the call's own (partials). Kernels hold pointers to
 /// them, so functors stay small (Kokkos passes functors under 512 bytes as kernel arguments;
-/// larger ones go through constant memory, one launch at a time on the whole device). On host
+/// larger ones go through constant memory, one launch at a time on the whole device). A value a
+/// kept plan already holds in that memory (`kept`, from kept_on) is not copied again. On host
 /// spaces the pointers are the values' own addresses: host kernels finish before the call
 /// returns. Keep the object alive until the call's last kernel is enqueued.
 template <class Exec, class... T>
 class Staged {
   static constexpr bool on_host = compat::is_host_space_v<Exec>;
-  using Memory = typename Exec::memory_space;
 
  public:
-  Staged(const Exec& exec, std::size_t extra_bytes, const T&... values) : m_exec(exec) {
+  Staged(const Exec& exec, std::size_t extra_bytes, const T&... values)
+      : Staged(exec, extra_bytes, std::tuple<const T*...>{}, values...) {}
+  Staged(const Exec& exec, std::size_t extra_bytes, const std::tuple<const T*...>& kept,
+         const T&... values)
+      : m_exec(exec) {
     static_assert((std::is_trivially_copyable_v<T> && ...), "strided: staged values are plain");
     if constexpr (on_host) {
       m_pointers = std::make_tuple(&values...);
@@ -164,27 +240,7 @@ class Staged {
         m_extra = m_host_extra.data();
       }
     } else {
-      m_workspace = &workspace_of<Memory>(exec);
-      m_lock = std::unique_lock<std::mutex>(m_workspace->mutex());
-      const std::size_t sizes[] = {align_up(sizeof(T))...};
-      std::size_t total = 0;
-      for (std::size_t s : sizes) total += s;
-      unsigned char* host = m_workspace->host_bytes(total);
-      unsigned char* device = m_workspace->device_bytes(exec, total + extra_bytes);
-      std::size_t at = 0;
-      const auto place = [&](const auto& value) {
-        using V = std::decay_t<decltype(value)>;
-        std::memcpy(host + at, &value, sizeof(V));
-        const V* on_device = reinterpret_cast<const V*>(device + at);
-        at += align_up(sizeof(V));
-        return on_device;
-      };
-      m_pointers = std::tuple<const T*...>{place(values)...};
-      using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-      Kokkos::deep_copy(
-          exec, Kokkos::View<unsigned char*, Memory, Unmanaged>(device, total),
-          Kokkos::View<const unsigned char*, Kokkos::HostSpace, Unmanaged>(host, total));
-      m_extra = device + total;
+      stage(std::index_sequence_for<T...>{}, extra_bytes, kept, values...);
     }
   }
   ~Staged() {
@@ -207,6 +263,7 @@ class Staged {
       compat::fence(m_exec, "strided::workspace: partials");
       return extra<U>();
     } else {
+      using Memory = typename Exec::memory_space;
       U* host = reinterpret_cast<U*>(m_workspace->host_bytes(count * sizeof(U)));
       using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
       Kokkos::deep_copy(m_exec, Kokkos::View<U*, Kokkos::HostSpace, Unmanaged>(host, count),
@@ -222,8 +279,35 @@ class Staged {
   }
 
  private:
+  template <std::size_t... I>
+  void stage(std::index_sequence<I...>, std::size_t extra_bytes,
+             const std::tuple<const T*...>& kept, const T&... values) {
+    std::size_t total = 0;
+    ((total += std::get<I>(kept) ? 0 : align_up(sizeof(T))), ...);
+    if (total == 0 && extra_bytes == 0) {  // all kept: nothing of this call's own
+      m_pointers = kept;
+      return;
+    }
+    m_workspace = &workspace_of(m_exec);
+    m_lock = std::unique_lock<std::mutex>(m_workspace->mutex());
+    unsigned char* device = m_workspace->device_bytes(m_exec, total + extra_bytes);
+    unsigned char* host = total > 0 ? m_workspace->staging(total) : nullptr;
+    std::size_t at = 0;
+    const auto place = [&](const auto* keep, const auto& value) {
+      using V = std::decay_t<decltype(value)>;
+      if (keep) return keep;
+      std::memcpy(host + at, &value, sizeof(V));
+      const V* on_device = reinterpret_cast<const V*>(device + at);
+      at += align_up(sizeof(V));
+      return on_device;
+    };
+    m_pointers = std::tuple<const T*...>{place(std::get<I>(kept), values)...};
+    if (total > 0) m_workspace->send(m_exec, device, total);
+    m_extra = device + total;
+  }
+
   Exec m_exec;
-  QueueWorkspace<Memory>* m_workspace = nullptr;
+  QueueWorkspace<Exec>* m_workspace = nullptr;
   std::unique_lock<std::mutex> m_lock;
   std::tuple<const T*...> m_pointers;
   std::vector<unsigned char> m_host_extra;

@@ -10,8 +10,8 @@
 
 #include <cstddef>
 
-#include "strided/compat.hpp"
-#include "strided/options.hpp"
+#include "strided/base/compat.hpp"
+#include "strided/base/options.hpp"
 
 namespace strided::detail {
 

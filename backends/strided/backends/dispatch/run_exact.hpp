@@ -16,10 +16,11 @@
 
 #include "strided/backends/common/axis_fold.hpp"
 #include "strided/backends/common/exact_fold.hpp"
+#include "strided/backends/device/kept_plan.hpp"
 #include "strided/backends/device/workspace.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"
 #include "strided/backends/dispatch/run_axes.hpp"
-#include "strided/compat.hpp"
+#include "strided/base/compat.hpp"
 
 namespace strided::detail {
 
@@ -29,7 +30,8 @@ inline constexpr std::size_t EXACT_DEVICE_CHUNKS = 4096;
 /// Folds every tile of `plan` into out[0, Fold::K) (the integers of each component).
 template <class Fold, class Exec, int N>
 void run_exact(const Exec& exec, const Plan<N>& plan, const decltype(Fold::srcs)& srcs,
-               typename Fold::Int* out, const Options& options, const std::string& label) {
+               typename Fold::Int* out, const Options& options, const std::string& label,
+               KeptCopies* kept = nullptr) {
   using Int = typename Fold::Int;
   constexpr int K = Fold::K;
   for (int c = 0; c < K; ++c) out[c] = Int{};
@@ -46,7 +48,8 @@ void run_exact(const Exec& exec, const Plan<N>& plan, const decltype(Fold::srcs)
                                     ? static_cast<std::size_t>(compat::concurrency(exec)) * 4
                                     : EXACT_DEVICE_CHUNKS;
   const std::size_t chunks = tiles < per_space ? tiles : per_space;
-  Staged<Exec, Plan<N>> staged(exec, chunks * K * sizeof(Int), plan);
+  Staged<Exec, Plan<N>> staged(exec, chunks * K * sizeof(Int),
+                               std::tuple<const Plan<N>*>{kept_on(exec, kept, plan)}, plan);
   Int* partials = staged.template extra<Int>();
   Kokkos::parallel_for(label, compat::range_policy(exec, chunks),
                        ExactChunks<N, Fold>{staged.template get<0>(), srcs, partials, chunks});
@@ -113,9 +116,15 @@ struct RoundOutputs {
 
 template <class Fold, class Exec, int S, class Dst>
 void run_exact_axes(const Exec& exec, const AxesLayout<S>& layout, const Dst& dst,
-                    const decltype(Fold::srcs)& srcs, const std::string& label) {
+                    const decltype(Fold::srcs)& srcs, const std::string& label,
+                    KeptCopies* kept = nullptr) {
   if (layout.outputs == 0) return;
-  const Staged<Exec, OutputIndex<S + 1>, Plan<S>> staged(exec, 0, layout.index, layout.sub);
+  const AxesLayout<S>* on = kept_on(exec, kept, layout);
+  const Staged<Exec, OutputIndex<S + 1>, Plan<S>> staged(
+      exec, 0,
+      std::make_tuple(member_of_copy(on, layout, layout.index),
+                      member_of_copy(on, layout, layout.sub)),
+      layout.index, layout.sub);
   Kokkos::parallel_for(
       label, compat::range_policy(exec, layout.outputs),
       ExactOutputs<S, Fold, Dst>{staged.template get<0>(), staged.template get<1>(), srcs, dst});

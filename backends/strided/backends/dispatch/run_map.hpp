@@ -9,12 +9,13 @@
 #include <string>
 
 #include "strided/backends/common/map_body.hpp"
+#include "strided/backends/device/kept_plan.hpp"
 #include "strided/backends/device/run_teams.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"
 #include "strided/backends/host/run_plan.hpp"
-#include "strided/compat.hpp"
+#include "strided/base/compat.hpp"
+#include "strided/base/options.hpp"
 #include "strided/core/small_call.hpp"
-#include "strided/options.hpp"
 
 namespace strided::detail {
 
@@ -34,15 +35,16 @@ void run_host_tiles(const Exec& exec, const Plan<N>& plan, const Body& body, con
 }
 
 /// An element-wise kernel's plan on `exec`: the plan's strategy picks the loops (square blocks
-/// for transposes, streaming stores for large outputs), `options` the algorithm.
+/// for transposes, streaming stores for large outputs), `options` the algorithm. `kept`: the
+/// copies of a kept plan (the device algorithm copies it to a space's memory once).
 template <class Exec, int N, class Dst, class F, class... Srcs>
 void run_map(const Exec& exec, const Plan<N>& plan, MapBody<Dst, F, Srcs...> body,
-             const Options& options, const std::string& label) {
+             const Options& options, const std::string& label, KeptCopies* kept = nullptr) {
   if (plan.tile_count == 0) return;
   body.stream = plan.stream_stores;
   body.by_blocks = moves_by_blocks(plan);
   if (uses_device_algorithm<Exec>(options)) {
-    run_map_teams(exec, plan, body, label);
+    run_map_teams(exec, plan, body, label, kept_on(exec, kept, plan));
   } else if constexpr (compat::is_host_space_v<Exec>) {
     run_host_tiles(exec, plan, body, options, label, plan.count);
   }

@@ -8,25 +8,27 @@
 #include <cstddef>
 #include <string>
 
+#include "strided/backends/device/kept_plan.hpp"
 #include "strided/backends/device/run_teams.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"
 #include "strided/backends/host/reduce_tiles.hpp"
-#include "strided/compat.hpp"
+#include "strided/base/compat.hpp"
+#include "strided/base/options.hpp"
 #include "strided/core/planner.hpp"
 #include "strided/core/small_call.hpp"
-#include "strided/options.hpp"
 
 namespace strided::detail {
 
 /// A full reduction's plan on `exec`: init enters once, after the fixed-order combine of the
-/// tile partials, whatever ran the tiles.
+/// tile partials, whatever ran the tiles. `kept`: the copies of a kept plan.
 template <class U, class Exec, int N, class Fold, class ReduceFn>
 U run_reduce(const Exec& exec, const Plan<N>& plan, const Fold& fold, const ReduceFn& red,
-             const U& init, const Options& options, const std::string& label) {
+             const U& init, const Options& options, const std::string& label,
+             KeptCopies* kept = nullptr) {
   if (plan.tile_count == 0) return init;
   U total{};
   if (uses_device_algorithm<Exec>(options)) {
-    total = reduce_tiles_teams<U>(exec, plan, fold, red, label);
+    total = reduce_tiles_teams<U>(exec, plan, fold, red, label, kept_on(exec, kept, plan));
   } else if constexpr (compat::is_host_space_v<Exec>) {
     if (plan.tile_count == 1 || runs_inline(exec, options, plan.count))
       total = reduce_tiles_inline<U>(plan, fold, red);

@@ -13,8 +13,8 @@
 #include "strided/backends/device/run_teams.hpp"
 #include "strided/backends/device/team_symmetrize.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"
-#include "strided/compat.hpp"
-#include "strided/options.hpp"
+#include "strided/base/compat.hpp"
+#include "strided/base/options.hpp"
 
 namespace strided::detail {
 

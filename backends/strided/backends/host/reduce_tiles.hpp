@@ -12,7 +12,7 @@
 
 #include "strided/backends/common/combine_partials.hpp"
 #include "strided/backends/common/reduce_body.hpp"
-#include "strided/compat.hpp"
+#include "strided/base/compat.hpp"
 #include "strided/core/combine.hpp"
 
 namespace strided::detail {

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "strided/backends/common/tile_walk.hpp"
-#include "strided/compat.hpp"
+#include "strided/base/compat.hpp"
 #include "strided/core/plan.hpp"
 
 namespace strided::detail {

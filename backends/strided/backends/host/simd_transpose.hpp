@@ -134,8 +134,8 @@ inline void transpose4(const __m256d* r, __m256d* c) {
 
 /// 8 x 8 doubles as four 4 x 4 transposes, stored so that the two 32-byte halves of each
 /// destination row (one 64-byte line) leave back to back: a streamed line is then completed in
-/// its write-combining buffer at once, never flushed as two partial writes (AVX2 W3: 22% of
-/// copy with the 4 x 4 kernels one after the other, 63% so).
+/// its write-combining buffer at once, never flushed as two partial writes (docs/performance.md,
+/// CPU pass 4).
 template <bool Stream>
 inline void kernel8_quads(const double* const* s, std::size_t so, double* const* d,
                           std::size_t dof) {

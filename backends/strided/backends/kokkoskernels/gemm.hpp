@@ -23,7 +23,7 @@
 #include <string>
 #include <utility>
 
-#include "strided/compat.hpp"
+#include "strided/base/compat.hpp"
 
 namespace strided::detail {
 
@@ -76,9 +76,9 @@ void gemm_views(const Exec& exec, const T& alpha, const VA& va, const VB& vb, co
 
 /// c = alpha * a * b + beta * c on `exec`. A c of contiguous rows goes to the GEMM as a
 /// LayoutRight view (a subview keeps its leading dimension): Kokkos Kernels' blocked GEMM reads
-/// and writes c's blocks with compile-time unit strides then, 25-35% faster than through
-/// LayoutStride on a 4096 x 4096 x 24 product (the same memory, 1 thread, AMD EPYC Zen 4); a
-/// and b's layouts made no difference there, so they stay LayoutStride (fewer instantiations).
+/// and writes c's blocks with compile-time unit strides then, measurably faster than through
+/// LayoutStride (docs/contraction.md); a and b's layouts made no difference there, so they stay
+/// LayoutStride (fewer instantiations).
 template <class Exec, class T>
 void gemm_on(const Exec& exec, std::size_t m, std::size_t n, std::size_t k, const T& alpha,
              const GemmOperand<const T>& a, const GemmOperand<const T>& b, const T& beta,
