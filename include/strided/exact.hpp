@@ -89,7 +89,11 @@ void exact_integers(const Exec& exec, const KernelPlanState<N>* kept, const Opti
   using Fold = exact_fold_t<Terms, SV...>;
   const auto sources = exact_sources<Fold>(srcs...);
   const std::size_t count = std::get<0>(std::forward_as_tuple(srcs...)).size();
-  if (!kept && count > 0 && one_dense_layout(srcs...) && runs_inline(exec, options, count)) {
+  // Exact integers do not depend on the walk: any dense call small enough for the calling thread
+  // goes as one run, whatever its size.
+  const CallFacts call{count, 0, 1, true, false};
+  if (!kept && count > 0 && route(exec, options, call) == Route::OneRun &&
+      one_dense_layout(srcs...)) {
     Fold fold(sources);  // one dense run on the calling thread: no plan needed
     walk_one_run<N>(fold, count);
     fold.finish(ints);

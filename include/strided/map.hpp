@@ -115,16 +115,10 @@ void zip_map_planned(const char* function, const std::string& label, const Exec&
   check_plan(function, p, dst, srcs...);
   const auto& state = p.state();
   if (!state.injective_first) non_injective_plan(function);
-  const auto body = map_body(dst, f, srcs...);
-  if (state.one_dense && (disjoint_or_same(dst, srcs) && ...)) {
-    if (runs_as_one_run(exec, state.options, dst.size())) {
-      walk_one_run<N>(body, dst.size());
-      return;
-    }
-  } else {
-    check_no_overlaps(function, dst, srcs...);
-  }
-  run_map(exec, state.plan, body, state.options, label, state.copies.get());
+  const bool one_run = state.one_dense && (disjoint_or_same(dst, srcs) && ...);
+  if (!one_run) check_no_overlaps(function, dst, srcs...);
+  run_map(exec, state.plan, map_body(dst, f, srcs...), state.options, label, state.copies.get(),
+          one_run);
 }
 
 /// A kernel of one source; `ReadsDst` kernels (add, mul, axpy) read the destination as a first

@@ -63,12 +63,8 @@ U reduce_planned(const char* function, const std::string& label, const Exec& exe
   check_plan(function, p, srcs...);
   const auto fold = make_fold<U>(map_fn, reduce_fn, srcs...);
   const auto& state = p.state();
-  // A one-tile plan of one dense layout is one run: fold it here (the planned bits).
-  if (state.one_dense && state.plan.rank == 1 && state.plan.tile_count == 1 &&
-      runs_inline(exec, state.options, state.plan.count))
-    return reduce_one_run<N>(fold, reduce_fn, init, state.plan.count);
   return run_reduce(exec, state.plan, fold, reduce_fn, init, state.options, label,
-                    state.copies.get());
+                    state.copies.get(), state.one_dense);
 }
 
 template <class V>

@@ -6,7 +6,7 @@
 #endif
 
 // The launch shapes of the device algorithm, without Kokkos: the team kernels in
-// backends/device take their team sizes from the constants here, so that the model, explain()
+// backends/team take their team sizes from the constants here, so that the model, explain()
 // and the kernels cannot drift apart. A GPU hides memory latency only with enough loads in
 // flight (Little's law: bandwidth x latency, about 3 MiB on an H200), hence teams per SM and
 // independent fold chains are what the model reports.

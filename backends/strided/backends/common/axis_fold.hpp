@@ -10,9 +10,9 @@
 
 #include "strided/backends/common/reduce_body.hpp"
 #include "strided/backends/common/tile_walk.hpp"
-#include "strided/backends/device/team_tile.hpp"
 #include "strided/backends/host/thread_stage.hpp"
 #include "strided/backends/host/vector_width.hpp"
+#include "strided/backends/team/team_tile.hpp"
 #include "strided/core/axes_plan.hpp"
 #include "strided/core/combine.hpp"
 #include "strided/core/machine.hpp"

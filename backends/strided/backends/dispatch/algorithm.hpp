@@ -5,8 +5,9 @@
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
 #endif
 
-// The two decisions every kernel makes, each made here only: which algorithm runs the tiles,
-// and whether a host call is too small for a parallel region.
+// How a call runs, decided here only: route() picks one of the Route cases from the call's facts
+// (work, tiles, whether its operands may go as one run), the options and the execution space.
+// Every family (maps, full, axis and exact reductions, symmetrize) branches on its answer.
 
 #include <cstddef>
 
@@ -65,6 +66,44 @@ bool runs_inline(const Exec& exec, const Options& options, std::size_t work) {
 template <class Exec>
 bool runs_as_one_run(const Exec& exec, const Options& options, std::size_t count) {
   return count <= INLINE_ELEMENTS && runs_inline(exec, options, count);
+}
+
+/// Where a call's work runs.
+enum class Route {
+  OneRun,      ///< one unit-stride run on the calling thread, without tiles (small dense calls)
+  Inline,      ///< the tiles one after another on the calling thread
+  TileChunks,  ///< host threads over chunks of tiles (RangePolicy)
+  TileGrid,    ///< host threads over the grid of tiles (MDRangePolicy; maps only)
+  Team,        ///< the team algorithm (GPUs; host spaces under Algorithm::Device)
+};
+
+/// What route() needs to know of a call.
+struct CallFacts {
+  std::size_t work = 0;   ///< element visits
+  std::size_t tiles = 0;  ///< the plan's tiles (0 before planning: only OneRun is decided then)
+  int rank = 1;           ///< the plan's rank (a grid needs 2 or more)
+  /// The operands may go as one run (one dense layout, no overlap, and for a fold one tile):
+  /// the same elements or bits as the tiles.
+  bool one_run = false;
+  /// A one run is only for calls of at most INLINE_ELEMENTS (element-wise: larger outputs
+  /// want the plan's streaming stores); exact integers do not depend on the walk at all.
+  bool one_run_capped = true;
+  bool grid = false;  ///< the family has a grid form (maps)
+};
+
+/// The one routing decision. Device spaces, and host spaces under Algorithm::Device, take the
+/// team algorithm; a host call too small for a parallel region runs on the calling thread (as
+/// one run when its facts allow); larger ones spread their tiles over the host threads.
+template <class Exec>
+Route route(const Exec& exec, const Options& options, const CallFacts& call) {
+  if (uses_device_algorithm<Exec>(options)) return Route::Team;
+  const bool small = runs_inline(exec, options, call.work);
+  if (call.one_run && small && (!call.one_run_capped || call.work <= INLINE_ELEMENTS))
+    return Route::OneRun;
+  if (call.tiles <= 1 || small) return Route::Inline;
+  if (call.grid && options.tile_policy == TilePolicy::MDRange && call.rank >= 2)
+    return Route::TileGrid;
+  return Route::TileChunks;
 }
 
 }  // namespace strided::detail

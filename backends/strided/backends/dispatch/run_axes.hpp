@@ -12,11 +12,11 @@
 #include <type_traits>
 
 #include "strided/backends/common/axis_fold.hpp"
-#include "strided/backends/device/kept_plan.hpp"
-#include "strided/backends/device/run_teams.hpp"
-#include "strided/backends/device/workspace.hpp"
+#include "strided/backends/common/kept_plan.hpp"
+#include "strided/backends/common/workspace.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"
 #include "strided/backends/dispatch/run_map.hpp"
+#include "strided/backends/team/run_teams.hpp"
 #include "strided/base/compat.hpp"
 #include "strided/base/options.hpp"
 #include "strided/core/axes_plan.hpp"
@@ -36,7 +36,8 @@ void run_axes(const Exec& exec, const AxesLayout<S>& layout, const Dst& dst, con
   const Plan<S>& sub = layout.sub;
   const std::size_t outputs = layout.outputs;
   if (outputs == 0) return;
-  const bool device = uses_device_algorithm<Exec>(options);
+  // Host routes are taken per strategy below (the buffered strategy always spreads its items).
+  const bool device = route(exec, options, CallFacts{}) == Route::Team;
   const bool few_outputs = outputs < 8 * static_cast<std::size_t>(compat::concurrency(exec));
   const bool many_tiles =
       sub.tile_count > INLINE_SUB_TILES ||
@@ -59,8 +60,10 @@ void run_axes(const Exec& exec, const AxesLayout<S>& layout, const Dst& dst, con
     } else if constexpr (compat::is_host_space_v<Exec>) {
       const Body body{dst, &sub, fold, init,
                       axis_sweep_outputs(planner_l2_bytes(options.planner), sizeof(U))};
-      run_host_tiles(exec, layout.out, body, options, label,
-                     outputs * (sub.count > 0 ? sub.count : 1));
+      CallFacts call{outputs * (sub.count > 0 ? sub.count : 1), layout.out.tile_count,
+                     layout.out.rank};
+      call.grid = true;
+      run_host_tiles(exec, layout.out, body, route(exec, options, call), label);
     }
     return;
   }

@@ -16,8 +16,8 @@
 
 #include "strided/backends/common/axis_fold.hpp"
 #include "strided/backends/common/exact_fold.hpp"
-#include "strided/backends/device/kept_plan.hpp"
-#include "strided/backends/device/workspace.hpp"
+#include "strided/backends/common/kept_plan.hpp"
+#include "strided/backends/common/workspace.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"
 #include "strided/backends/dispatch/run_axes.hpp"
 #include "strided/base/compat.hpp"
@@ -38,8 +38,7 @@ void run_exact(const Exec& exec, const Plan<N>& plan, const decltype(Fold::srcs)
   const std::size_t tiles = plan.tile_count;
   if (tiles == 0) return;
   if constexpr (compat::is_host_space_v<Exec>) {
-    if (!uses_device_algorithm<Exec>(options) &&
-        (tiles == 1 || runs_inline(exec, options, plan.count))) {
+    if (route(exec, options, CallFacts{plan.count, tiles, plan.rank}) == Route::Inline) {
       ExactChunks<N, Fold>{&plan, srcs, out, 1}(0);
       return;
     }

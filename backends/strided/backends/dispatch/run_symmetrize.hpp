@@ -10,9 +10,9 @@
 #include <string>
 
 #include "strided/backends/common/symmetrize_blocks.hpp"
-#include "strided/backends/device/run_teams.hpp"
-#include "strided/backends/device/team_symmetrize.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"
+#include "strided/backends/team/run_teams.hpp"
+#include "strided/backends/team/team_symmetrize.hpp"
 #include "strided/base/compat.hpp"
 #include "strided/base/options.hpp"
 
@@ -27,7 +27,10 @@ void run_symmetrize(const Exec& exec, const DV& d, const SV& s, const Options& o
   const std::size_t n = d.extent(0);
   // The kernels stream along axis 1: give them the source's smaller stride there.
   const int a1 = magnitude(s.stride(0)) < magnitude(s.stride(1)) ? 0 : 1, a0 = 1 - a1;
-  if (uses_device_algorithm<Exec>(options)) {
+  using Kernel = SymmetrizeBlocks<T, typename DV::op_type, typename SV::op_type, Hermitian>;
+  const std::size_t tiles = (n + Kernel::TILE - 1) / Kernel::TILE;
+  const Route r = route(exec, options, CallFacts{d.size(), tiles * tiles});
+  if (r == Route::Team) {
     using Team = TeamSymmetrize<Exec, T, typename DV::op_type, typename SV::op_type, Hermitian>;
     const std::size_t blocks = (n + Team::BLOCK - 1) / Team::BLOCK;
     launch_teams(exec, blocks * blocks,
@@ -35,12 +38,10 @@ void run_symmetrize(const Exec& exec, const DV& d, const SV& s, const Options& o
                       blocks, 0},
                  label);
   } else if constexpr (compat::is_host_space_v<Exec>) {
-    using Kernel = SymmetrizeBlocks<T, typename DV::op_type, typename SV::op_type, Hermitian>;
-    const std::size_t tiles = (n + Kernel::TILE - 1) / Kernel::TILE;
     const bool stream = d.size() * sizeof(T) >= options.planner.stream_bytes;
     const Kernel kernel{d.data(),     s.data(), d.stride(a0), d.stride(a1), s.stride(a0),
                         s.stride(a1), n,        tiles,        stream};
-    if (runs_inline(exec, options, d.size())) {
+    if (r == Route::Inline) {
       for (std::size_t item = 0; item < tiles * tiles; ++item) kernel(item);
       return;
     }

@@ -1,5 +1,5 @@
-#ifndef STRIDED_BACKENDS_DEVICE_TEAM_FOLD_HPP
-#define STRIDED_BACKENDS_DEVICE_TEAM_FOLD_HPP
+#ifndef STRIDED_BACKENDS_TEAM_TEAM_FOLD_HPP
+#define STRIDED_BACKENDS_TEAM_TEAM_FOLD_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
@@ -11,7 +11,7 @@
 
 #include "strided/backends/common/reduce_body.hpp"
 #include "strided/backends/common/tuple.hpp"
-#include "strided/backends/device/team_tile.hpp"
+#include "strided/backends/team/team_tile.hpp"
 #include "strided/core/launch_shape.hpp"
 
 namespace strided::detail {

@@ -1,5 +1,5 @@
-#ifndef STRIDED_BACKENDS_DEVICE_TEAM_ROWS_HPP
-#define STRIDED_BACKENDS_DEVICE_TEAM_ROWS_HPP
+#ifndef STRIDED_BACKENDS_TEAM_TEAM_ROWS_HPP
+#define STRIDED_BACKENDS_TEAM_TEAM_ROWS_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
@@ -8,7 +8,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 
-#include "strided/backends/device/team_tile.hpp"
+#include "strided/backends/team/team_tile.hpp"
 #include "strided/core/plan.hpp"
 
 namespace strided::detail {

@@ -1,5 +1,5 @@
-#ifndef STRIDED_BACKENDS_DEVICE_TEAM_SYMMETRIZE_HPP
-#define STRIDED_BACKENDS_DEVICE_TEAM_SYMMETRIZE_HPP
+#ifndef STRIDED_BACKENDS_TEAM_TEAM_SYMMETRIZE_HPP
+#define STRIDED_BACKENDS_TEAM_TEAM_SYMMETRIZE_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
@@ -9,7 +9,7 @@
 #include <cstddef>
 
 #include "strided/backends/common/symmetrize_blocks.hpp"
-#include "strided/backends/device/team_tile.hpp"
+#include "strided/backends/team/team_tile.hpp"
 
 namespace strided::detail {
 

@@ -1,5 +1,5 @@
-#ifndef STRIDED_BACKENDS_DEVICE_KEPT_PLAN_HPP
-#define STRIDED_BACKENDS_DEVICE_KEPT_PLAN_HPP
+#ifndef STRIDED_BACKENDS_COMMON_KEPT_PLAN_HPP
+#define STRIDED_BACKENDS_COMMON_KEPT_PLAN_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"

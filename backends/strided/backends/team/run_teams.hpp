@@ -1,5 +1,5 @@
-#ifndef STRIDED_BACKENDS_DEVICE_RUN_TEAMS_HPP
-#define STRIDED_BACKENDS_DEVICE_RUN_TEAMS_HPP
+#ifndef STRIDED_BACKENDS_TEAM_RUN_TEAMS_HPP
+#define STRIDED_BACKENDS_TEAM_RUN_TEAMS_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
@@ -12,10 +12,10 @@
 #include <tuple>
 
 #include "strided/backends/common/map_body.hpp"
-#include "strided/backends/device/team_fold.hpp"
-#include "strided/backends/device/team_map.hpp"
-#include "strided/backends/device/team_rows.hpp"
-#include "strided/backends/device/workspace.hpp"
+#include "strided/backends/common/workspace.hpp"
+#include "strided/backends/team/team_fold.hpp"
+#include "strided/backends/team/team_map.hpp"
+#include "strided/backends/team/team_rows.hpp"
 #include "strided/base/compat.hpp"
 #include "strided/core/combine.hpp"
 
