@@ -44,52 +44,46 @@ const void* queue_of([[maybe_unused]] const Exec& exec) {
     return nullptr;
 }
 
+#if defined(KOKKOS_ENABLE_CUDA)
+#define STRIDED_IMPL_GPU_RUNTIME(name) cuda##name
+#elif defined(KOKKOS_ENABLE_HIP)
+#define STRIDED_IMPL_GPU_RUNTIME(name) hip##name
+#endif
+
 /// A point in a CUDA or HIP queue: recorded after a copy, waited for before the copy's source is
-/// written again. Where the runtime refuses an event, the queue is fenced instead.
+/// written again. Where the runtime refuses an event (or there is none), the queue is fenced
+/// instead.
 template <class Exec>
 class QueueEvent {
  public:
   QueueEvent() = default;
   QueueEvent(const QueueEvent&) = delete;
   QueueEvent& operator=(const QueueEvent&) = delete;
-#if defined(KOKKOS_ENABLE_CUDA)
+#ifdef STRIDED_IMPL_GPU_RUNTIME
+  using Event = STRIDED_IMPL_GPU_RUNTIME(Event_t);
+  using Stream = STRIDED_IMPL_GPU_RUNTIME(Stream_t);
   ~QueueEvent() {
-    if (m_event) cudaEventDestroy(m_event);
+    if (m_event) (void)STRIDED_IMPL_GPU_RUNTIME(EventDestroy)(m_event);
   }
   void record(const Exec& exec) {
-    if constexpr (has_cuda_stream<Exec>::value) {
-      if (!m_event && cudaEventCreateWithFlags(&m_event, cudaEventDisableTiming) != cudaSuccess)
+    if (const void* queue = queue_of(exec)) {
+      if (!m_event && STRIDED_IMPL_GPU_RUNTIME(EventCreateWithFlags)(
+                          &m_event, STRIDED_IMPL_GPU_RUNTIME(EventDisableTiming)) !=
+                          STRIDED_IMPL_GPU_RUNTIME(Success))
         m_event = nullptr;
-      m_recorded = m_event && cudaEventRecord(m_event, exec.cuda_stream()) == cudaSuccess;
+      m_recorded = m_event && STRIDED_IMPL_GPU_RUNTIME(EventRecord)(
+                                  m_event, static_cast<Stream>(const_cast<void*>(queue))) ==
+                                  STRIDED_IMPL_GPU_RUNTIME(Success);
     }
     if (!m_recorded) compat::fence(exec, "strided::workspace: staged");
   }
   void wait() {
-    if (m_recorded) cudaEventSynchronize(m_event);
+    if (m_recorded) (void)STRIDED_IMPL_GPU_RUNTIME(EventSynchronize)(m_event);
     m_recorded = false;
   }
 
  private:
-  cudaEvent_t m_event = nullptr;
-#elif defined(KOKKOS_ENABLE_HIP)
-  ~QueueEvent() {
-    if (m_event) (void)hipEventDestroy(m_event);
-  }
-  void record(const Exec& exec) {
-    if constexpr (has_hip_stream<Exec>::value) {
-      if (!m_event && hipEventCreateWithFlags(&m_event, hipEventDisableTiming) != hipSuccess)
-        m_event = nullptr;
-      m_recorded = m_event && hipEventRecord(m_event, exec.hip_stream()) == hipSuccess;
-    }
-    if (!m_recorded) compat::fence(exec, "strided::workspace: staged");
-  }
-  void wait() {
-    if (m_recorded) (void)hipEventSynchronize(m_event);
-    m_recorded = false;
-  }
-
- private:
-  hipEvent_t m_event = nullptr;
+  Event m_event = nullptr;
 #else
   void record(const Exec& exec) {
     compat::fence(exec, "strided::workspace: staged");
@@ -100,6 +94,7 @@ class QueueEvent {
 #endif
   bool m_recorded = false;
 };
+#undef STRIDED_IMPL_GPU_RUNTIME
 
 /// Grow-only scratch for the calls enqueued on one queue of `Exec`: the plans their kernels read
 /// (in the space's memory, sent from host staging) and the partials of reductions. Allocating
