@@ -265,8 +265,7 @@ auto sum_squares(const KernelPlan<N>& plan, const S& src, Exact e) {
 // ---- axis reductions (each output rounded once to dst's element type) ----------------------
 
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void sum_axes(const Exec& exec, const D& dst, const S& src,
-              const detail::IndexList<std::size_t>& axes, Exact,
+void sum_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes, Exact,
               const Options& options = default_options()) {
   const std::string& label = detail::labels::sum_axes_exact;
   detail::exact_axes_checked<detail::sum_terms_t<S>>(
@@ -279,7 +278,7 @@ void sum_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& 
                                                      detail::as_view(dst), detail::as_view(src));
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void sum_axes(const D& dst, const S& src, const detail::IndexList<std::size_t>& axes, Exact e,
+void sum_axes(const D& dst, const S& src, const AxisList& axes, Exact e,
               const Options& options = default_options()) {
   sum_axes(detail::default_host(), dst, src, axes, e, options);
 }
@@ -289,8 +288,7 @@ void sum_axes(const AxesPlan<1>& plan, const D& dst, const S& src, Exact e) {
 }
 
 template <class Exec, class D, class A, class B, detail::enable_if_exec<Exec> = 0>
-void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b,
-              const detail::IndexList<std::size_t>& axes, Exact,
+void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b, const AxisList& axes, Exact,
               const Options& options = default_options()) {
   const std::string& label = detail::labels::dot_axes_exact;
   detail::exact_axes_checked<detail::dot_terms_t<A, B>>("dot_axes", label, exec, options,
@@ -305,8 +303,8 @@ void dot_axes(const Exec& exec, const AxesPlan<2>& plan, const D& dst, const A& 
       "dot_axes", label, exec, plan, detail::as_view(dst), detail::as_view(a), detail::as_view(b));
 }
 template <class D, class A, class B, detail::enable_if_operand<D> = 0>
-void dot_axes(const D& dst, const A& a, const B& b, const detail::IndexList<std::size_t>& axes,
-              Exact e, const Options& options = default_options()) {
+void dot_axes(const D& dst, const A& a, const B& b, const AxisList& axes, Exact e,
+              const Options& options = default_options()) {
   dot_axes(detail::default_host(), dst, a, b, axes, e, options);
 }
 template <class D, class A, class B>
@@ -315,8 +313,7 @@ void dot_axes(const AxesPlan<2>& plan, const D& dst, const A& a, const B& b, Exa
 }
 
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void sum_squares_axes(const Exec& exec, const D& dst, const S& src,
-                      const detail::IndexList<std::size_t>& axes, Exact,
+void sum_squares_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes, Exact,
                       const Options& options = default_options()) {
   detail::check_exact_squares<S>();
   const std::string& label = detail::labels::sum_squares_axes_exact;
@@ -332,8 +329,8 @@ void sum_squares_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, c
                                                         detail::as_view(dst), detail::as_view(src));
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void sum_squares_axes(const D& dst, const S& src, const detail::IndexList<std::size_t>& axes,
-                      Exact e, const Options& options = default_options()) {
+void sum_squares_axes(const D& dst, const S& src, const AxisList& axes, Exact e,
+                      const Options& options = default_options()) {
   sum_squares_axes(detail::default_host(), dst, src, axes, e, options);
 }
 template <class D, class S>

@@ -71,6 +71,14 @@ using Extents = SmallVector<std::size_t, INLINE_RANK>;
 using Strides = SmallVector<std::ptrdiff_t, INLINE_RANK>;
 
 }  // namespace detail
+
+/// The argument type for extents, strides and permutations: braced lists, std::vector,
+/// std::array and C arrays of any integer type, held without allocating up to INLINE_RANK
+/// entries (negative values where an extent or axis is expected: ErrorCode::InvalidArgument).
+template <class T>
+using IndexList = detail::IndexList<T>;
+/// The axes an axis reduction reduces (`sum_axes(dst, src, {0, 2})`) or a kept axis plan holds.
+using AxisList = IndexList<std::size_t>;
 }  // namespace strided
 
 #ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_INDEX_LIST

@@ -22,8 +22,8 @@ auto view(const Kokkos::View<DataType, Properties...>& kv) {
   using V = Kokkos::View<DataType, Properties...>;
   using T = typename V::value_type;  // keeps const
   constexpr std::size_t rank = V::rank;
-  detail::IndexList<std::size_t> extents;
-  detail::IndexList<std::ptrdiff_t> strides;
+  IndexList<std::size_t> extents;
+  IndexList<std::ptrdiff_t> strides;
   extents.resize(rank);
   strides.resize(rank);
   for (std::size_t k = 0; k != rank; ++k) {  // != : no "unsigned < 0" warning at rank 0 (nvcc)

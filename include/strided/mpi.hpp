@@ -202,8 +202,8 @@ Request<T> global_extreme_start(const char* function, T local, MPI_Comm comm) {
 /// output, one MPI reduction, rounded on every rank or on the root only.
 template <class Terms, class Exec, class DV, class... SV>
 void global_axes(const char* function, const std::string& label, const Exec& exec, MPI_Comm comm,
-                 int root, const Options& options, const DV& dst,
-                 const strided::detail::IndexList<std::size_t>& axes, const SV&... srcs) {
+                 int root, const Options& options, const DV& dst, const strided::AxisList& axes,
+                 const SV&... srcs) {
   namespace d = strided::detail;
   d::check_exact_types<typename DV::value_type, typename SV::value_type...>();
   d::check_communicator(function, comm);
@@ -385,9 +385,8 @@ auto imin(const S& local, MPI_Comm comm, const Options& options = default_option
 // ---- axis reductions over axes split across ranks ------------------------------------------
 
 template <class Exec, class D, class S, class Where = AllRanks, detail::enable_if_exec<Exec> = 0>
-void sum_axes(const Exec& exec, const D& dst, const S& local,
-              const strided::detail::IndexList<std::size_t>& axes, MPI_Comm comm,
-              Where where = all_ranks, const Options& options = default_options()) {
+void sum_axes(const Exec& exec, const D& dst, const S& local, const strided::AxisList& axes,
+              MPI_Comm comm, Where where = all_ranks, const Options& options = default_options()) {
   const std::string& label = strided::detail::labels::mpi_sum_axes;
   detail::global_axes<strided::detail::sum_terms_t<S>>(
       "mpi::sum_axes", label, exec, comm, detail::root_of(where), options, detail::as_view(dst),
@@ -395,18 +394,17 @@ void sum_axes(const Exec& exec, const D& dst, const S& local,
 }
 template <class Exec, class D, class A, class B, class Where = AllRanks,
           detail::enable_if_exec<Exec> = 0>
-void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b,
-              const strided::detail::IndexList<std::size_t>& axes, MPI_Comm comm,
-              Where where = all_ranks, const Options& options = default_options()) {
+void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b, const strided::AxisList& axes,
+              MPI_Comm comm, Where where = all_ranks, const Options& options = default_options()) {
   const std::string& label = strided::detail::labels::mpi_dot_axes;
   detail::global_axes<strided::detail::dot_terms_t<A, B>>(
       "mpi::dot_axes", label, exec, comm, detail::root_of(where), options, detail::as_view(dst),
       axes, detail::as_view(a), detail::as_view(b));
 }
 template <class Exec, class D, class S, class Where = AllRanks, detail::enable_if_exec<Exec> = 0>
-void sum_squares_axes(const Exec& exec, const D& dst, const S& local,
-                      const strided::detail::IndexList<std::size_t>& axes, MPI_Comm comm,
-                      Where where = all_ranks, const Options& options = default_options()) {
+void sum_squares_axes(const Exec& exec, const D& dst, const S& local, const strided::AxisList& axes,
+                      MPI_Comm comm, Where where = all_ranks,
+                      const Options& options = default_options()) {
   strided::detail::check_exact_squares<S>();
   const std::string& label = strided::detail::labels::mpi_sum_squares_axes;
   detail::global_axes<strided::detail::square_terms_t<S>>(
@@ -415,19 +413,17 @@ void sum_squares_axes(const Exec& exec, const D& dst, const S& local,
 }
 
 template <class D, class S, class Where = AllRanks, detail::enable_if_operand<D> = 0>
-void sum_axes(const D& dst, const S& local, const strided::detail::IndexList<std::size_t>& axes,
-              MPI_Comm comm, Where where = all_ranks, const Options& options = default_options()) {
+void sum_axes(const D& dst, const S& local, const strided::AxisList& axes, MPI_Comm comm,
+              Where where = all_ranks, const Options& options = default_options()) {
   sum_axes(strided::detail::default_host(), dst, local, axes, comm, where, options);
 }
 template <class D, class A, class B, class Where = AllRanks, detail::enable_if_operand<D> = 0>
-void dot_axes(const D& dst, const A& a, const B& b,
-              const strided::detail::IndexList<std::size_t>& axes, MPI_Comm comm,
+void dot_axes(const D& dst, const A& a, const B& b, const strided::AxisList& axes, MPI_Comm comm,
               Where where = all_ranks, const Options& options = default_options()) {
   dot_axes(strided::detail::default_host(), dst, a, b, axes, comm, where, options);
 }
 template <class D, class S, class Where = AllRanks, detail::enable_if_operand<D> = 0>
-void sum_squares_axes(const D& dst, const S& local,
-                      const strided::detail::IndexList<std::size_t>& axes, MPI_Comm comm,
+void sum_squares_axes(const D& dst, const S& local, const strided::AxisList& axes, MPI_Comm comm,
                       Where where = all_ranks, const Options& options = default_options()) {
   sum_squares_axes(strided::detail::default_host(), dst, local, axes, comm, where, options);
 }

@@ -128,7 +128,7 @@ class AxesPlan {
   struct State {
     detail::AxesLayout<S> layout;
     Options options;
-    detail::IndexList<std::size_t> axes;
+    AxisList axes;
     detail::LayoutKey dst_key, src_key;
     /// The layout's copies in device memory, made at the plan's first run on each space.
     std::shared_ptr<detail::KeptCopies> copies = std::make_shared<detail::KeptCopies>();
@@ -136,7 +136,7 @@ class AxesPlan {
   explicit AxesPlan(std::shared_ptr<const State> state) : m_state(std::move(state)) {}
 
   /// The axes reduced, as given to make_axes_plan.
-  const detail::IndexList<std::size_t>& axes() const noexcept { return m_state->axes; }
+  const AxisList& axes() const noexcept { return m_state->axes; }
   const Options& options() const noexcept { return m_state->options; }
   /// The plan of the reduced axes (operands: the sources).
   const Plan<S>& reduced_plan() const noexcept { return m_state->layout.sub; }

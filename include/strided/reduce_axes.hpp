@@ -180,13 +180,12 @@ auto make_axes_plan_of(const Options& options, const DV& dst, const IndexList<st
 /// overload that takes a plan, e.g. `sum_axes(exec, p, dst, src)` (the axes are the plan's).
 /// Errors: as the kernels', checked once here. Complexity: one planning; O(rank) per execution.
 template <class D, class S>
-auto make_axes_plan(const D& dst, const S& src, const detail::IndexList<std::size_t>& axes,
+auto make_axes_plan(const D& dst, const S& src, const AxisList& axes,
                     const Options& options = default_options()) {
   return detail::make_axes_plan_of(options, detail::as_view(dst), axes, detail::as_view(src));
 }
 template <class D, class A, class B, std::enable_if_t<detail::is_operand_v<B>, int> = 0>
-auto make_axes_plan(const D& dst, const A& a, const B& b,
-                    const detail::IndexList<std::size_t>& axes,
+auto make_axes_plan(const D& dst, const A& a, const B& b, const AxisList& axes,
                     const Options& options = default_options()) {
   return detail::make_axes_plan_of(options, detail::as_view(dst), axes, detail::as_view(a),
                                    detail::as_view(b));
@@ -231,9 +230,8 @@ std::string explain(const AxesPlan<S>& p) {
 /// when all are reduced). Axes may come in any order; an empty list applies map_fn only.
 template <class Exec, class D, class S, class MapFn, class ReduceFn, class U,
           detail::enable_if_exec<Exec> = 0>
-void reduce_axes(const Exec& exec, const D& dst, const S& src,
-                 const detail::IndexList<std::size_t>& axes, const MapFn& map_fn,
-                 const ReduceFn& reduce_fn, const U& init,
+void reduce_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes,
+                 const MapFn& map_fn, const ReduceFn& reduce_fn, const U& init,
                  const Options& options = default_options()) {
   const std::string& label = detail::labels::reduce_axes;
   detail::reduce_axes_checked("reduce_axes", label, exec, options, detail::as_view(dst), axes,
@@ -248,8 +246,8 @@ void reduce_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const 
                               reduce_fn, init, detail::as_view(src));
 }
 template <class D, class S, class MapFn, class ReduceFn, class U, detail::enable_if_operand<D> = 0>
-void reduce_axes(const D& dst, const S& src, const detail::IndexList<std::size_t>& axes,
-                 const MapFn& map_fn, const ReduceFn& reduce_fn, const U& init,
+void reduce_axes(const D& dst, const S& src, const AxisList& axes, const MapFn& map_fn,
+                 const ReduceFn& reduce_fn, const U& init,
                  const Options& options = default_options()) {
   reduce_axes(detail::default_host(), dst, src, axes, map_fn, reduce_fn, init, options);
 }
@@ -289,8 +287,7 @@ StridedArray<U> reduce_axis(const S& src, std::size_t axis, const MapFn& map_fn,
 /// The built-in reductions over axes: dst = sum (product, sum of squares, max, min) over `axes`
 /// of op(src), in the element type, with the empty results and NaN rules of the full ones.
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void sum_axes(const Exec& exec, const D& dst, const S& src,
-              const detail::IndexList<std::size_t>& axes,
+void sum_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes,
               const Options& options = default_options()) {
   using T = detail::value_of<S>;
   const std::string& label = detail::labels::sum_axes;
@@ -305,7 +302,7 @@ void sum_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& 
                               detail::Convert<T>{}, detail::Plus{}, T(0), detail::as_view(src));
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void sum_axes(const D& dst, const S& src, const detail::IndexList<std::size_t>& axes,
+void sum_axes(const D& dst, const S& src, const AxisList& axes,
               const Options& options = default_options()) {
   sum_axes(detail::default_host(), dst, src, axes, options);
 }
@@ -315,8 +312,7 @@ void sum_axes(const AxesPlan<1>& plan, const D& dst, const S& src) {
 }
 
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void product_axes(const Exec& exec, const D& dst, const S& src,
-                  const detail::IndexList<std::size_t>& axes,
+void product_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes,
                   const Options& options = default_options()) {
   using T = detail::value_of<S>;
   const std::string& label = detail::labels::product_axes;
@@ -331,7 +327,7 @@ void product_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const
                               detail::Convert<T>{}, detail::Times{}, T(1), detail::as_view(src));
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void product_axes(const D& dst, const S& src, const detail::IndexList<std::size_t>& axes,
+void product_axes(const D& dst, const S& src, const AxisList& axes,
                   const Options& options = default_options()) {
   product_axes(detail::default_host(), dst, src, axes, options);
 }
@@ -341,8 +337,7 @@ void product_axes(const AxesPlan<1>& plan, const D& dst, const S& src) {
 }
 
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void sum_squares_axes(const Exec& exec, const D& dst, const S& src,
-                      const detail::IndexList<std::size_t>& axes,
+void sum_squares_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes,
                       const Options& options = default_options()) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::sum_squares_axes: for real and integer types");
@@ -359,7 +354,7 @@ void sum_squares_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, c
                               detail::Square<T>{}, detail::Plus{}, T(0), detail::as_view(src));
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void sum_squares_axes(const D& dst, const S& src, const detail::IndexList<std::size_t>& axes,
+void sum_squares_axes(const D& dst, const S& src, const AxisList& axes,
                       const Options& options = default_options()) {
   sum_squares_axes(detail::default_host(), dst, src, axes, options);
 }
@@ -369,8 +364,7 @@ void sum_squares_axes(const AxesPlan<1>& plan, const D& dst, const S& src) {
 }
 
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void max_axes(const Exec& exec, const D& dst, const S& src,
-              const detail::IndexList<std::size_t>& axes,
+void max_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes,
               const Options& options = default_options()) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::max_axes: complex numbers have no order");
@@ -389,7 +383,7 @@ void max_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& 
                               detail::as_view(src));
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void max_axes(const D& dst, const S& src, const detail::IndexList<std::size_t>& axes,
+void max_axes(const D& dst, const S& src, const AxisList& axes,
               const Options& options = default_options()) {
   max_axes(detail::default_host(), dst, src, axes, options);
 }
@@ -399,8 +393,7 @@ void max_axes(const AxesPlan<1>& plan, const D& dst, const S& src) {
 }
 
 template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void min_axes(const Exec& exec, const D& dst, const S& src,
-              const detail::IndexList<std::size_t>& axes,
+void min_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes,
               const Options& options = default_options()) {
   using T = detail::value_of<S>;
   static_assert(!detail::is_complex_v<T>, "strided::min_axes: complex numbers have no order");
@@ -419,7 +412,7 @@ void min_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& 
                               detail::as_view(src));
 }
 template <class D, class S, detail::enable_if_operand<D> = 0>
-void min_axes(const D& dst, const S& src, const detail::IndexList<std::size_t>& axes,
+void min_axes(const D& dst, const S& src, const AxisList& axes,
               const Options& options = default_options()) {
   min_axes(detail::default_host(), dst, src, axes, options);
 }
@@ -431,8 +424,7 @@ void min_axes(const AxesPlan<1>& plan, const D& dst, const S& src) {
 /// dst = sum over `axes` of op(a) * op(b) (no conjugation), in dst's element type; each product
 /// is rounded before it is added.
 template <class Exec, class D, class A, class B, detail::enable_if_exec<Exec> = 0>
-void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b,
-              const detail::IndexList<std::size_t>& axes,
+void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b, const AxisList& axes,
               const Options& options = default_options()) {
   using U = detail::value_of<D>;
   const std::string& label = detail::labels::dot_axes;
@@ -449,7 +441,7 @@ void dot_axes(const Exec& exec, const AxesPlan<2>& plan, const D& dst, const A& 
                               detail::as_view(b));
 }
 template <class D, class A, class B, detail::enable_if_operand<D> = 0>
-void dot_axes(const D& dst, const A& a, const B& b, const detail::IndexList<std::size_t>& axes,
+void dot_axes(const D& dst, const A& a, const B& b, const AxisList& axes,
               const Options& options = default_options()) {
   dot_axes(detail::default_host(), dst, a, b, axes, options);
 }

@@ -27,21 +27,21 @@ class StridedArray {
   using value_type = T;
   using memory_space = MemorySpace;
 
-  static StridedArray row_major(const detail::IndexList<std::size_t>& dims) {
+  static StridedArray row_major(const IndexList<std::size_t>& dims) {
     return StridedArray(dims, /*row_major=*/true);
   }
-  static StridedArray col_major(const detail::IndexList<std::size_t>& dims) {
+  static StridedArray col_major(const IndexList<std::size_t>& dims) {
     return StridedArray(dims, /*row_major=*/false);
   }
   /// `f(index)` gives the element at each multi-index (host memory spaces only).
   template <class F>
-  static StridedArray from_fn_row_major(const detail::IndexList<std::size_t>& dims, F&& f) {
+  static StridedArray from_fn_row_major(const IndexList<std::size_t>& dims, F&& f) {
     StridedArray a = row_major(dims);
     a.fill_from(f);
     return a;
   }
   template <class F>
-  static StridedArray from_fn_col_major(const detail::IndexList<std::size_t>& dims, F&& f) {
+  static StridedArray from_fn_col_major(const IndexList<std::size_t>& dims, F&& f) {
     StridedArray a = col_major(dims);
     a.fill_from(f);
     return a;
@@ -61,13 +61,13 @@ class StridedArray {
   }
 
  private:
-  StridedArray(const detail::IndexList<std::size_t>& dims, bool row_major)
+  StridedArray(const IndexList<std::size_t>& dims, bool row_major)
       : m_storage("strided::StridedArray", checked_size(dims)),
         m_view(m_storage.data(), m_storage.extent(0), dims, dense_strides(dims, row_major)) {}
 
   /// The element count, checked before allocating: its bytes must fit std::ptrdiff_t (a view
   /// holds at most PTRDIFF_MAX elements, and an allocation's bytes are counted in size_t).
-  static std::size_t checked_size(const detail::IndexList<std::size_t>& dims) {
+  static std::size_t checked_size(const IndexList<std::size_t>& dims) {
     std::size_t n = 1;
     for (std::size_t e : dims)
       if (!detail::checked_mul(n, e, n))
@@ -77,9 +77,9 @@ class StridedArray {
                           " has more bytes than std::ptrdiff_t holds");
     return n;
   }
-  static detail::IndexList<std::ptrdiff_t> dense_strides(const detail::IndexList<std::size_t>& dims,
-                                                         bool row_major) {
-    detail::IndexList<std::ptrdiff_t> strides;
+  static IndexList<std::ptrdiff_t> dense_strides(const IndexList<std::size_t>& dims,
+                                                 bool row_major) {
+    IndexList<std::ptrdiff_t> strides;
     strides.resize(dims.size());
     // checked_size() bounds the element count, but with an extent 0 the other extents may be
     // huge: the strides (products of the non-zero extents) are checked to fit std::ptrdiff_t.

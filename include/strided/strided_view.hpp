@@ -49,8 +49,8 @@ class StridedView {
   using memory_space = MemorySpace;
 
   /// Checks that every reachable element lies in [0, buffer_len) of `base`.
-  StridedView(T* base, std::size_t buffer_len, detail::IndexList<std::size_t> dims,
-              detail::IndexList<std::ptrdiff_t> strides, std::ptrdiff_t offset = 0)
+  StridedView(T* base, std::size_t buffer_len, IndexList<std::size_t> dims,
+              IndexList<std::ptrdiff_t> strides, std::ptrdiff_t offset = 0)
       : m_extents(std::move(dims)), m_strides(std::move(strides)) {
     if (m_extents.size() != m_strides.size())
       detail::throw_error(ErrorCode::StrideLengthMismatch, "StridedView", "rank of dims (",
@@ -116,7 +116,7 @@ class StridedView {
   // ---- metadata-only transforms ---------------------------------------------------------------
 
   /// numpy `transpose` semantics: result.extent(k) == extent(perm[k]).
-  StridedView permute(const detail::IndexList<std::size_t>& perm) const {
+  StridedView permute(const IndexList<std::size_t>& perm) const {
     if (perm.size() != rank())
       detail::throw_error(ErrorCode::RankMismatch, "permute", "permutation of length ", perm.size(),
                           " for a view of rank ", rank());
@@ -148,7 +148,7 @@ class StridedView {
 
   /// Extents of 1 grow to `dims` with stride 0; other extents must match, and the element count
   /// must stay representable (OffsetOverflow, as at construction).
-  StridedView broadcast(const detail::IndexList<std::size_t>& dims) const {
+  StridedView broadcast(const IndexList<std::size_t>& dims) const {
     if (dims.size() != rank())
       detail::throw_error(ErrorCode::RankMismatch, "broadcast", "target rank ", dims.size(),
                           " differs from view rank ", rank());

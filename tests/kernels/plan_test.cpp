@@ -195,6 +195,11 @@ TYPED_TEST(PlanTest, EveryKernelTakesAPlan) {
   const auto axes = strided::make_axes_plan(out.view, a.view, {1});
   const auto dots = strided::make_axes_plan(out.view, a.view, b.view, {1});
   EXPECT_EQ(axes.axes().size(), 1u);
+  // The axes are a public type: kept, compared and passed on as given.
+  static_assert(std::is_same_v<decltype(axes.axes()), const strided::AxisList&>);
+  const strided::AxisList same{1};
+  EXPECT_EQ(axes.axes()[0], same[0]);
+  EXPECT_EQ(strided::make_axes_plan(out.view, a.view, same).axes()[0], 1u);
   EXPECT_EQ(axes.reduced_plan().count, 17u);
   EXPECT_EQ(axes.kept_plan().count, 23u * 9u);
   EXPECT_EQ(axes.options().planner.max_tile_elements,
