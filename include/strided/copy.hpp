@@ -16,7 +16,7 @@
 #include <string>
 #include <type_traits>
 
-#include "strided/backends/common/staging_buffer.hpp"
+#include "strided/backends/dispatch/route_copy_across.hpp"
 #include "strided/checks.hpp"
 #include "strided/compat.hpp"
 #include "strided/core/labels.hpp"
@@ -36,14 +36,6 @@ StridedView<T, Identity, Memory> packed_view(T* data, std::size_t size, const Sh
   dense_strides_like(order.layout(), dense.data());
   return StridedView<T, Identity, Memory>(data, size, shape.extents(), dense);
 }
-
-/// Where one side of copy_across stages: pinned host memory when that side is the host and the
-/// other is not, else the side's own memory.
-template <class Memory, class Other>
-using staging_memory_t = std::conditional_t<
-    Kokkos::SpaceAccessibility<Kokkos::DefaultHostExecutionSpace, Memory>::accessible &&
-        !Kokkos::SpaceAccessibility<Kokkos::DefaultHostExecutionSpace, Other>::accessible,
-    compat::HostPinnedSpace, Memory>;
 
 template <class Exec, class V>
 constexpr bool reaches_v = Kokkos::SpaceAccessibility<Exec, typename V::memory_space>::accessible;
@@ -84,46 +76,24 @@ void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec,
   detail::check_output("copy_across", d);
   if (d.size() == 0) return;
 
-  Staging staging = options.staging;
-  if (staging == Staging::Auto)
-    staging = compat::is_host_space_v<DstExec> || !compat::is_host_space_v<SrcExec>
-                  ? Staging::OnSource
-                  : Staging::OnDestination;
-  using SrcMemory = typename SV::memory_space;
-  using DstMemory = typename DV::memory_space;
-  // The host side of a host <-> device transfer stages in pinned memory (asynchronous DMA).
-  using SrcStage = detail::staging_memory_t<SrcMemory, DstMemory>;
-  using DstStage = detail::staging_memory_t<DstMemory, SrcMemory>;
+  const Staging staging = detail::staging_side<DstExec, SrcExec>(options.staging);
   const std::size_t n = d.size();
-  // Grow-only buffers kept between calls (a cudaMalloc and a cudaFree per call would wait for
-  // the device), held until this call is done.
-  auto& packed_buffer = detail::CachedBuffer<SrcStage, 0>::get();
-  auto& arrived_buffer = detail::CachedBuffer<DstStage, 1>::get();
-  const std::scoped_lock hold(packed_buffer.mutex(), arrived_buffer.mutex());
-  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-  const Kokkos::View<T*, SrcStage, Unmanaged> packed(
-      reinterpret_cast<T*>(packed_buffer.bytes(n * sizeof(T))), n);
-  const Kokkos::View<T*, DstStage, Unmanaged> arrived(
-      reinterpret_cast<T*>(arrived_buffer.bytes(n * sizeof(T))), n);
+  // The packed buffer holds the elements in the order of the side that does not reorder.
   const auto packed_as = [&](auto* data, auto memory) {
     using Memory = decltype(memory);
     if (staging == Staging::OnSource) return detail::packed_view<T, Memory>(data, n, d, d);
     return detail::packed_view<T, Memory>(data, n, d, s);
   };
-
-  detail::zip_map_checked("copy_across", label, src_exec, options,
-                          packed_as(packed.data(), SrcStage()), detail::CopyFn{}, s);
-  compat::fence(src_exec, "strided::copy_across: packed");
-  // The transfer runs on the side that is not the host (Kokkos copies through that device).
-  if constexpr (compat::is_host_space_v<DstExec>) {
-    Kokkos::deep_copy(src_exec, arrived, packed);
-    compat::fence(src_exec, "strided::copy_across: transferred");
-  } else {
-    Kokkos::deep_copy(dst_exec, arrived, packed);
-  }
-  detail::zip_map_checked("copy_across", label, dst_exec, options, d, detail::CopyFn{},
-                          packed_as(arrived.data(), DstStage()));
-  compat::fence(dst_exec, "strided::copy_across: unpacked");
+  detail::route_copy_across<T, typename SV::memory_space, typename DV::memory_space>(
+      dst_exec, src_exec, n,
+      [&](T* packed, auto memory) {
+        detail::zip_map_checked("copy_across", label, src_exec, options, packed_as(packed, memory),
+                                detail::CopyFn{}, s);
+      },
+      [&](T* arrived, auto memory) {
+        detail::zip_map_checked("copy_across", label, dst_exec, options, d, detail::CopyFn{},
+                                packed_as(arrived, memory));
+      });
 }
 template <class DstExec, class D, class SrcExec, class S>
 void copy_across(const DstExec& dst_exec, const D& dst, const SrcExec& src_exec, const S& src,

@@ -24,7 +24,6 @@
 #include <string>
 #include <type_traits>
 
-#include "strided/backends/common/reduce_body.hpp"
 #include "strided/backends/dispatch/run_reduce.hpp"
 #include "strided/builtin_functions.hpp"
 #include "strided/checks.hpp"

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "strided/backends/common/kept_plan.hpp"
+#include "strided/backends/common/reduce_body.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"
 #include "strided/backends/host/reduce_tiles.hpp"
 #include "strided/backends/team/run_teams.hpp"
