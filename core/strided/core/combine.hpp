@@ -12,9 +12,10 @@
 
 namespace strided::detail {
 
-/// Folds partials[first, last) in a fixed pairwise tree that depends only on the count: a node
-/// of n leaves is red(node of the first n / 2, node of the rest). The host-side half of the
-/// determinism contract. `last > first`.
+/// The tile tree: folds partials[first, last) in a fixed pairwise tree that depends only on the
+/// count, a node of n leaves being red(node of the first n / 2, node of the rest). The lanes
+/// inside a tile use the other tree (Lanes::combine, widths doubling; docs/determinism.md).
+/// `last > first`.
 ///
 /// In place and without recursion (it also runs inside device kernels, where the stack size
 /// must be known statically): each node's value goes to its first slot, and the post-order

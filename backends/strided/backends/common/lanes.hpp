@@ -92,7 +92,8 @@ struct Lanes {
     return lane[0];
   }
 
-  /// The pairwise tree over lanes [0, seeded) in place: lane(0) ends with the result. `lane(l)`
+  /// The lane tree over lanes [0, seeded) in place, widths doubling (docs/determinism.md; the
+  /// tile partials use the other tree, combine_pairwise): lane(0) ends with the result. `lane(l)`
   /// returns lane l's accumulator by reference, wherever the lanes live (registers, team
   /// scratch, one column of a sweep).
   template <class LaneRef>
