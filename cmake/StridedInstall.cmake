@@ -1,7 +1,7 @@
 # Installs the headers and a relocatable CMake package: find_package(Strided) -> Strided::strided.
 include(CMakePackageConfigHelpers)
 
-install(DIRECTORY include/strided core/strided base/strided backends/strided
+install(DIRECTORY include/strided core/strided backends/strided
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
 install(FILES ${PROJECT_BINARY_DIR}/include/strided/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/strided)

@@ -11,7 +11,7 @@
 #   bash cmake/run.sh asan                          build and test with AddressSanitizer + UBSan
 #   bash cmake/run.sh fuzz [SECONDS]                libFuzzer (Clang 14) with ASan+UBSan on the fuzz
 #                                                   program for SECONDS (600), from tests/fuzz/corpus
-#   bash cmake/run.sh fuzz-coverage                 line coverage of include/, core/, base/ and backends/
+#   bash cmake/run.sh fuzz-coverage                 line coverage of include/, core/ and backends/
 #                                                   reached by the fuzz corpus (llvm-cov report)
 #   bash cmake/run.sh tsan                          the concurrency test under ThreadSanitizer
 #                                                   (Kokkos 4.6.01 Serial+Threads, instrumented)
@@ -163,7 +163,7 @@ case "$cmd" in
       "$out"/tests/fuzz/strided_fuzz_driver tests/fuzz/corpus
     llvm-profdata-14 merge -o "$out"/corpus.profdata "$out"/corpus.profraw
     llvm-cov-14 report "$out"/tests/fuzz/strided_fuzz_driver -instr-profile="$out"/corpus.profdata \
-      include core base backends
+      include core backends
     ;;
   tsan)
     if [ ! -f "$kokkos4_tarball" ]; then

@@ -8,7 +8,7 @@
 #endif
 
 // The public name of the arithmetic of the built-in functions and folds: the definitions live on
-// the floor both include/ and backends/ stand on (base/strided/base/arithmetic.hpp).
+// the floor both include/ and backends/ stand on (backends/strided/base/arithmetic.hpp).
 #include "strided/base/arithmetic.hpp"
 
 #ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_ARITHMETIC

@@ -8,7 +8,7 @@
 #endif
 
 // The public name of the few places where Kokkos 3.4 and Kokkos 4.x/5.x differ: the definitions
-// live on the floor both include/ and backends/ stand on (base/strided/base/compat.hpp).
+// live on the floor both include/ and backends/ stand on (backends/strided/base/compat.hpp).
 #include "strided/base/compat.hpp"
 
 #ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_COMPAT

@@ -9,7 +9,7 @@
 
 // The public name of the element operations of views (conjugation, reads and writes): the
 // definitions live on the floor both include/ and backends/ stand on
-// (base/strided/base/element_ops.hpp).
+// (backends/strided/base/element_ops.hpp).
 #include "strided/base/element_ops.hpp"
 
 #ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_ELEMENT_OPS

@@ -9,7 +9,7 @@
 
 // The public name of the per-call options (Options, its enums, the process defaults): the
 // definitions live on the floor both include/ and backends/ stand on
-// (base/strided/base/options.hpp).
+// (backends/strided/base/options.hpp).
 #include "strided/base/options.hpp"
 
 #ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_OPTIONS
