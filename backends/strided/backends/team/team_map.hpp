@@ -47,7 +47,14 @@ struct TeamMap {
   bool transposed;
   std::size_t first_tile;
 
-  std::size_t scratch_bytes() const { return transposed ? BLOCK * PITCH * sizeof(value_type) : 0; }
+  /// Rows of a scratch block that one thread reads before it writes them to scratch: its loads
+  /// are in flight together (the stores to scratch would otherwise order them one by one).
+  static constexpr std::size_t READ_BATCH = sizeof(value_type) <= 16 ? 4 : 1;
+
+  /// Elements too large for a scratch block go by rows and ask for no scratch.
+  std::size_t scratch_bytes() const {
+    return can_transpose && transposed ? BLOCK * PITCH * sizeof(value_type) : 0;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const Plan<N>& p = *plan;
@@ -92,14 +99,21 @@ struct TeamMap {
         const std::size_t bi = n0 - i0 < BLOCK ? n0 - i0 : BLOCK;
         for (std::size_t j0 = 0; j0 < n1; j0 += BLOCK) {
           const std::size_t bj = n1 - j0 < BLOCK ? n1 - j0 : BLOCK;
-          // Read in the sources' order: lanes along axis 1.
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bi), [&](const std::size_t i) {
-            const std::ptrdiff_t row[] = {(off[I + 1] + at(p, i0 + i, I + 1, 0))...};
-            Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, bj), [&](const std::size_t j) {
-              buffer[i * PITCH + j] =
-                  write(f(get<I>(srcs).read(row[I] + at(p, j0 + j, I + 1, 1))...));
-            });
-          });
+          // Read in the sources' order: lanes along axis 1, READ_BATCH rows per thread.
+          constexpr std::size_t R = READ_BATCH;
+          Kokkos::parallel_for(
+              Kokkos::TeamThreadRange(team, (bi + R - 1) / R), [&](const std::size_t q) {
+                Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, bj), [&](const std::size_t j) {
+                  const std::size_t rows = bi - q * R < R ? bi - q * R : R;
+                  value_type v[R]{};
+                  for (std::size_t r = 0; r < rows; ++r) {
+                    const std::size_t i = q * R + r;
+                    v[r] = write(f(get<I>(srcs).read(off[I + 1] + at(p, i0 + i, I + 1, 0) +
+                                                     at(p, j0 + j, I + 1, 1))...));
+                  }
+                  for (std::size_t r = 0; r < rows; ++r) buffer[(q * R + r) * PITCH + j] = v[r];
+                });
+              });
           team.team_barrier();
           // Write in the destination's order: lanes along axis 0.
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bj), [&](const std::size_t j) {
