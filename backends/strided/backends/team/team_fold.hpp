@@ -31,17 +31,33 @@ struct LaneFold {
   }
 
  private:
+  /// Elements a lane loads before it folds them (in their order, so the same bits): a GPU
+  /// thread keeps that many loads in flight instead of one, which its share of the memory
+  /// latency needs (Little's law) when few threads fold each output.
+  static constexpr int BATCH = sizeof(U) <= 8 ? 8 : 4;
+
   template <std::size_t... I>
   KOKKOS_INLINE_FUNCTION void run(const Plan<N>& p, const TeamTile<N>& tile,
                                   std::index_sequence<I...>) {
+    constexpr std::size_t L = REDUCE_LANES;
+    const auto element = [&](const std::ptrdiff_t* off, std::size_t i) -> U {
+      return fold.map_fn(get<I>(fold.srcs).read(off[I] + TeamTile<N>::along(p, I, i))...);
+    };
     for (std::size_t r = 0; r < tile.rows; ++r) {
       std::ptrdiff_t off[N];
       tile.row_offsets(p, r, off);
-      for (std::size_t i = static_cast<std::size_t>(lane); i < tile.n0; i += REDUCE_LANES) {
-        const U v = fold.map_fn(get<I>(fold.srcs).read(off[I] + TeamTile<N>::along(p, I, i))...);
-        value = seeded ? fold.reduce_fn(value, v) : v;
+      std::size_t i = static_cast<std::size_t>(lane);
+      if (!seeded && i < tile.n0) {
+        value = element(off, i);
         seeded = true;
+        i += L;
       }
+      for (; i + (BATCH - 1) * L < tile.n0; i += BATCH * L) {
+        U v[BATCH];
+        for (int b = 0; b < BATCH; ++b) v[b] = element(off, i + static_cast<std::size_t>(b) * L);
+        for (int b = 0; b < BATCH; ++b) value = fold.reduce_fn(value, v[b]);
+      }
+      for (; i < tile.n0; i += L) value = fold.reduce_fn(value, element(off, i));
     }
   }
 };
