@@ -51,6 +51,38 @@ STRIDED_HOST_DEVICE U combine_pairwise(U* partials, std::size_t first, std::size
   }
 }
 
+/// A node of the tile tree: partials [first, first + size).
+struct TreeNode {
+  std::size_t first;
+  std::size_t size;
+};
+
+/// Node `index` (left to right) at depth `depth` of the tile tree over `count` partials (the
+/// root is depth 0). Needs count >= 2^depth, so that no node above is a single leaf.
+STRIDED_HOST_DEVICE inline TreeNode tree_node(std::size_t count, int depth, std::size_t index) {
+  TreeNode node{0, count};
+  for (int d = depth - 1; d >= 0; --d) {
+    const std::size_t half = node.size / 2;
+    if ((index >> d) & 1) {
+      node.first += half;
+      node.size -= half;
+    } else {
+      node.size = half;
+    }
+  }
+  return node;
+}
+
+/// The deepest level of the tile tree over `count` partials whose nodes all hold at least
+/// `grain` of them. The 2^depth nodes there, folded each with combine_pairwise and then folded
+/// together with combine_pairwise (a perfect tree), give the bits of combine_pairwise over all
+/// `count`: the same tree, cut at that level.
+inline int tree_depth_for(std::size_t count, std::size_t grain) {
+  int depth = 0;
+  while (depth < 62 && (count >> (depth + 1)) >= grain) ++depth;
+  return depth;
+}
+
 }  // namespace strided::detail
 
 #endif

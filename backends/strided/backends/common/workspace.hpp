@@ -250,19 +250,19 @@ class Staged {
   auto get() const {
     return std::get<I>(m_pointers);
   }
-  /// The first `count` values of extra<U>() on the host, once every kernel enqueued on `exec`
-  /// so far is done (host scratch, valid while this object lives).
+  /// Values [first, first + count) of extra<U>() on the host, once every kernel enqueued on
+  /// `exec` so far is done (host scratch, valid while this object lives).
   template <class U>
-  U* to_host(std::size_t count) {
+  U* to_host(std::size_t count, std::size_t first = 0) {
     if constexpr (on_host) {
       compat::fence(m_exec, "strided::workspace: partials");
-      return extra<U>();
+      return extra<U>() + first;
     } else {
       using Memory = typename Exec::memory_space;
       U* host = reinterpret_cast<U*>(m_workspace->host_bytes(count * sizeof(U)));
       using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
       Kokkos::deep_copy(m_exec, Kokkos::View<U*, Kokkos::HostSpace, Unmanaged>(host, count),
-                        Kokkos::View<const U*, Memory, Unmanaged>(extra<U>(), count));
+                        Kokkos::View<const U*, Memory, Unmanaged>(extra<U>() + first, count));
       compat::fence(m_exec, "strided::workspace: partials on the host");
       return host;
     }

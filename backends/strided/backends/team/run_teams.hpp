@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 #include "strided/backends/common/map_body.hpp"
 #include "strided/backends/common/workspace.hpp"
@@ -80,20 +81,46 @@ void run_rows_teams(const Exec& exec, const Plan<N>& plan, const Plan<N>* staged
   launch_teams(exec, plan.tile_count, TeamRows<Exec, N, Body>{staged, body, 0}, label);
 }
 
+/// Tile partials per node of the tile tree that the device folds (a thread's chain: short, one
+/// thread per node): the host reads back and folds only the tree's top (a few hundred to a few
+/// thousand values), not one value per tile.
+inline constexpr std::size_t DEVICE_TREE_GRAIN = 16;
+
+/// Node i of the tile tree at `depth` over `count` partials (folded in place), into nodes[i].
+template <class U, class ReduceFn>
+struct TreeNodes {
+  U* nodes;
+  U* partials;
+  std::size_t count;
+  int depth;
+  ReduceFn red;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const {
+    const TreeNode node = tree_node(count, depth, i);
+    nodes[i] = combine_pairwise(partials, node.first, node.first + node.size, red);
+  }
+};
+
 /// The device algorithm of a full reduction of a non-empty plan: one partial per tile into the
-/// workspace in the space's memory, brought to the host and combined there in the fixed pairwise
-/// order (as the host path).
+/// workspace in the space's memory, combined in the fixed pairwise order (as the host path): the
+/// tree's nodes of DEVICE_TREE_GRAIN or more tiles on the device, its top on the host.
 template <class U, class Exec, int N, class Fold, class ReduceFn>
 U reduce_tiles_teams(const Exec& exec, const Plan<N>& plan, const Fold& fold, const ReduceFn& red,
                      const std::string& label, const Plan<N>* kept = nullptr) {
   const std::size_t tiles = plan.tile_count;
-  Staged<Exec, Plan<N>> staged(exec, tiles * sizeof(U), std::tuple<const Plan<N>*>{kept}, plan);
-  U* partials = staged.template extra<U>();
+  const int depth = tree_depth_for(tiles, DEVICE_TREE_GRAIN);
+  const std::size_t nodes = depth > 0 ? std::size_t(1) << depth : 0;
+  Staged<Exec, Plan<N>> staged(exec, (nodes + tiles) * sizeof(U), std::tuple<const Plan<N>*>{kept},
+                               plan);
+  U* partials = staged.template extra<U>() + nodes;
   launch_teams(exec, tiles,
                TeamFold<Exec, N, Fold, U>{staged.template get<0>(), fold.spec(), partials,
                                           PlanTiles{}, tiles, 0},
                label);
-  return combine_pairwise(staged.template to_host<U>(tiles), 0, tiles, red);
+  if (nodes == 0) return combine_pairwise(staged.template to_host<U>(tiles, 0), 0, tiles, red);
+  Kokkos::parallel_for(label, compat::range_policy(exec, nodes),
+                       TreeNodes<U, std::decay_t<ReduceFn>>{staged.template extra<U>(), partials,
+                                                            tiles, depth, red});
+  return combine_pairwise(staged.template to_host<U>(nodes, 0), 0, nodes, red);
 }
 
 }  // namespace strided::detail
