@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -336,6 +337,40 @@ TYPED_TEST(ExactTest, AxisReductionsRoundEachOutputOnce) {
 }
 
 // The forms without an execution space (DefaultHostExecutionSpace) and with kept plans.
+/// The device's bins (one lane, short blocks) hold the integer of the host's (16 lanes): blocks of
+/// wide-ranging, growing, shrinking and cancelling terms, added to both, round to the same
+/// double, and both equal the MPFR oracle.
+TEST(ExactSumLanes, OneLaneHoldsTheIntegerOfSixteen) {
+  using strided::detail::ExactSum;
+  using strided::detail::NarrowInteger;
+  std::mt19937_64 rng(2024);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (int trial = 0; trial < 60; ++trial) {
+    ExactSum<NarrowInteger, 1, 16> sixteen;
+    ExactSum<NarrowInteger, 1, 1> one;
+    std::vector<double> all;
+    const int spread = trial % 3 == 0 ? 20 : trial % 3 == 1 ? 200 : 900;
+    for (int b = 0; b < 24; ++b) {
+      const int n = 1 + static_cast<int>(rng() % 256);
+      const int shift = (trial % 2 ? b : -b) * 3;  // growing or shrinking data
+      std::vector<double> block(static_cast<std::size_t>(n));
+      for (double& x : block) {
+        const int e = static_cast<int>(rng() % static_cast<unsigned>(2 * spread + 1)) - spread;
+        x = rng() % 17 == 0 ? 0.0 : std::ldexp(unit(rng), e + shift);
+      }
+      if (b % 5 == 4)  // cancelling: the previous terms negated
+        for (std::size_t k = 0; k < block.size() && k < all.size(); ++k) block[k] = -all[k];
+      sixteen.add_block<true>(block.data(), n);
+      one.add_block<true>(block.data(), n);
+      all.insert(all.end(), block.begin(), block.end());
+    }
+    const double a = sixteen.finish().round<double>();
+    const double c = one.finish().round<double>();
+    EXPECT_EQ(std::memcmp(&a, &c, sizeof a), 0) << "trial " << trial << ": " << a << " vs " << c;
+    EXPECT_TRUE(same_result(a, oracle_sum<double>(all))) << "trial " << trial;
+  }
+}
+
 TEST(ExactForms, DefaultHostAndKeptPlansGiveTheSameBits) {
   std::mt19937 layout_rng(29);
   std::mt19937_64 rng(31);

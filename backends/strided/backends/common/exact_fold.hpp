@@ -179,7 +179,8 @@ struct ExactFold {
   }
 };
 
-/// Chunk c of a plan's tiles, folded exactly into out[c * K, c * K + K) (any memory space).
+/// Chunk c of a plan's tiles, folded exactly into out[c * K, c * K + K) (any memory space),
+/// normalized (MergeChunks adds them digit by digit).
 template <int N, class Fold>
 struct ExactChunks {
   using Int = typename Fold::Int;
@@ -193,6 +194,7 @@ struct ExactChunks {
     for_each_tile(*plan, c * tiles / chunks, (c + 1) * tiles / chunks,
                   [&](std::size_t, const TileCursor<N>& tile) { walk_tile(*plan, tile, fold); });
     fold.finish(out + c * Fold::K);
+    for (int k = 0; k < Fold::K; ++k) out[c * Fold::K + k].normalize();
   }
 };
 

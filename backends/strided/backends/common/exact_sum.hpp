@@ -32,14 +32,24 @@
 
 namespace strided::detail {
 
-/// Terms per block: a block's largest magnitude places its bins.
-inline constexpr int EXACT_BLOCK = 256;
-/// ... for unit-stride runs read in place, which need no staging: longer blocks on the host, where
-/// each block's setup costs as much as a few dozen terms.
+// Every choice below changes the path of the arithmetic, never the integer (every path is exact):
+// the host and the device may choose differently.
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+/// Terms per block: a block's largest magnitude places its bins. A device thread keeps its block
+/// (and the block below the last boundary) on its stack: short blocks keep that stack small.
+inline constexpr int EXACT_BLOCK = 64;
+/// ... for unit-stride runs read in place.
 inline constexpr int EXACT_RUN_BLOCK = EXACT_BLOCK;
+/// Lanes of the bins. On a device the threads are the lanes: lanes of its own would only
+/// multiply a thread's registers and stack.
+inline constexpr int EXACT_LANES = 1;
 #else
+inline constexpr int EXACT_BLOCK = 256;
+/// ... longer blocks for runs read in place, which need no staging: each block's setup costs as
+/// much as a few dozen terms.
 inline constexpr int EXACT_RUN_BLOCK = 4 * EXACT_BLOCK;
+/// Lanes of the bins: independent chains of additions that the host's SIMD units run at once.
+inline constexpr int EXACT_LANES = 16;
 #endif
 
 /// 2^k as a double, for normal powers (-1022 <= k <= 1023).
@@ -93,9 +103,9 @@ struct NoCascade {};
 /// about 53 binades below the product, and its low bits 105 below. Depth: how many further sets
 /// of bins take, a block at a time, what lies below the last boundary (wide-ranging data: the
 /// parts of products spread over 100 binades and more), before the integer does term by term.
-template <class Int, int Depth = 1>
+template <class Int, int Depth = 1, int Lanes = EXACT_LANES>
 struct ExactSum {
-  static constexpr int LANES = 16;
+  static constexpr int LANES = Lanes;
   static constexpr bool WIDE = Int::unit_shift > 0;
   static constexpr int LEVELS = WIDE ? 4 : 3;
   static constexpr int WIDTH = 40;  ///< bits between boundaries
@@ -132,7 +142,8 @@ struct ExactSum {
   int parts = 0;             ///< the most parts any bin took since the last flush
   int retry = 0;             ///< blocks left that skip the first try
   int retry_length = RETRY;  ///< ... after the next miss
-  std::conditional_t<(Depth > 0), ExactSum<Int, (Depth > 0 ? Depth - 1 : 0)>, NoCascade> below;
+  std::conditional_t<(Depth > 0), ExactSum<Int, (Depth > 0 ? Depth - 1 : 0), Lanes>, NoCascade>
+      below;
 
   /// Adds the bins to the integer and empties them.
   KOKKOS_INLINE_FUNCTION void flush() {

@@ -7,10 +7,12 @@
 
 // Exact reductions on an execution space. The result does not depend on how the tiles are
 // split, so one algorithm serves every space: chunks of tiles, each folded into its own exact
-// integers in the space's memory, merged on the host. Axis reductions run one output per work
-// item over the reduced axes' plan.
+// integers in the space's memory, merged by groups where they were folded, then on the host. Axis
+// reductions run one output per work item over the reduced axes' plan.
 
 #include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,7 +27,43 @@
 namespace strided::detail {
 
 /// Most chunks of a full reduction on a device: each holds its integers in the space's memory.
-inline constexpr std::size_t EXACT_DEVICE_CHUNKS = 4096;
+/// Enough threads for every multiprocessor of a large GPU (a chunk is at least a tile).
+inline constexpr std::size_t EXACT_DEVICE_CHUNKS = 16384;
+/// Chunks whose integers one device thread merges, so that the host reads back and merges a
+/// few hundred integers instead of one per chunk (integers: any grouping, the same result).
+inline constexpr std::size_t EXACT_MERGE_GROUP = 64;
+
+/// Group g: the integers of chunks [g * EXACT_MERGE_GROUP, ...) (normalized, ExactChunks) merged
+/// into heads[g * K, + K), one thread per digit (and one for the flags and counts): a thread per
+/// group would walk a few hundred integers of a few hundred digits one after another.
+template <class Int, int K>
+struct MergeChunks {
+  static constexpr std::size_t WIDTH = Int::chunks + 1;  ///< items per integer
+  const Int* ints;
+  Int* heads;
+  std::size_t chunks;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t item) const {
+    const std::size_t g = item / (WIDTH * K), k = item / WIDTH % K, j = item % WIDTH;
+    const std::size_t first = g * EXACT_MERGE_GROUP;
+    const std::size_t last =
+        chunks - first < EXACT_MERGE_GROUP ? chunks : first + EXACT_MERGE_GROUP;
+    Int& head = heads[g * K + k];
+    if (j < static_cast<std::size_t>(Int::chunks)) {
+      // Normalized digits are below 2^32 in magnitude: a group's sum fits easily.
+      std::int64_t sum = 0;
+      for (std::size_t c = first; c < last; ++c) sum += ints[c * K + k].digit[j];
+      head.digit[j] = sum;
+    } else {
+      std::uint32_t flags = 0, pending = 0;  // as merge() counts: one per integer merged
+      for (std::size_t c = first; c < last; ++c) {
+        flags |= ints[c * K + k].flags;
+        pending += ints[c * K + k].pending + (c > first ? 1 : 0);
+      }
+      head.flags = flags;
+      head.pending = pending;
+    }
+  }
+};
 
 /// Folds every tile of `plan` into out[0, Fold::K) (the integers of each component).
 template <class Fold, class Exec, int N>
@@ -47,14 +85,20 @@ void run_exact(const Exec& exec, const Plan<N>& plan, const decltype(Fold::srcs)
                                     ? static_cast<std::size_t>(compat::concurrency(exec)) * 4
                                     : EXACT_DEVICE_CHUNKS;
   const std::size_t chunks = tiles < per_space ? tiles : per_space;
-  Staged<Exec, Plan<N>> staged(exec, chunks * K * sizeof(Int),
+  // Groups of chunks merged where they were folded (every space: the host spaces run the same
+  // code), then the groups' integers on the host.
+  const std::size_t groups = (chunks + EXACT_MERGE_GROUP - 1) / EXACT_MERGE_GROUP;
+  Staged<Exec, Plan<N>> staged(exec, (groups + chunks) * K * sizeof(Int),
                                std::tuple<const Plan<N>*>{kept_on(exec, kept, plan)}, plan);
-  Int* partials = staged.template extra<Int>();
+  Int* heads = staged.template extra<Int>();
+  Int* partials = heads + groups * K;
   Kokkos::parallel_for(label, compat::range_policy(exec, chunks),
                        ExactChunks<N, Fold>{staged.template get<0>(), srcs, partials, chunks});
-  const Int* host = staged.template to_host<Int>(chunks * K);
-  for (std::size_t c = 0; c < chunks; ++c)
-    for (int k = 0; k < K; ++k) out[k].merge(host[c * K + k]);
+  Kokkos::parallel_for(label, compat::range_policy(exec, groups * K * MergeChunks<Int, K>::WIDTH),
+                       MergeChunks<Int, K>{partials, heads, chunks});
+  const Int* host = staged.template to_host<Int>(groups * K);
+  for (std::size_t g = 0; g < groups; ++g)
+    for (int k = 0; k < K; ++k) out[k].merge(host[g * K + k]);
 }
 
 /// Output o of an exact axis reduction: its sub-tensor folded into its integers.
