@@ -324,4 +324,51 @@ TYPED_TEST(DeviceAlgorithmTest, MapsWriteWhatTheHostAlgorithmWrites) {
   }
 }
 
+/// The one routing decision, case by case: the device algorithm when asked for; a one run only
+/// for small dense calls (or any size, when uncapped, on one thread); the calling thread for small
+/// calls and single tiles; otherwise host threads over tile chunks, or the MDRange grid for maps.
+TYPED_TEST(DeviceAlgorithmTest, RouteDecidesEachCaseOnce) {
+  using strided::detail::CallFacts;
+  using strided::detail::Route;
+  using strided::detail::route;
+  constexpr std::size_t small = strided::detail::INLINE_ELEMENTS;
+  constexpr std::size_t large = small * 64;
+  const TypeParam exec;
+  const bool one_thread = strided::compat::concurrency(exec) == 1;
+  const Route spread = one_thread ? Route::Inline : Route::TileChunks;
+  strided::Options host = strided::default_options();
+  host.algorithm = Algorithm::Host;
+  strided::Options device = host;
+  device.algorithm = Algorithm::Device;
+  strided::Options grid = host;
+  grid.tile_policy = strided::TilePolicy::MDRange;
+
+  auto facts = [](std::size_t work, std::size_t tiles, int rank, bool one_run, bool capped,
+                  bool has_grid) {
+    CallFacts f;
+    f.work = work, f.tiles = tiles, f.rank = rank, f.one_run = one_run;
+    f.one_run_capped = capped, f.grid = has_grid;
+    return f;
+  };
+  // Algorithm::Device takes the team algorithm whatever the call.
+  EXPECT_EQ(route(exec, device, facts(1, 1, 1, true, true, false)), Route::Team);
+  EXPECT_EQ(route(exec, device, facts(large, 64, 3, false, true, true)), Route::Team);
+  // Small dense calls go as one run; small tiled ones stay on the calling thread.
+  EXPECT_EQ(route(exec, host, facts(small, 1, 1, true, true, false)), Route::OneRun);
+  EXPECT_EQ(route(exec, host, facts(small, 4, 2, false, true, false)), Route::Inline);
+  // A capped one run above INLINE_ELEMENTS takes the tiles; an uncapped one stays one run
+  // wherever the call would run on the calling thread anyway.
+  EXPECT_EQ(route(exec, host, facts(large, 64, 1, true, true, false)), spread);
+  EXPECT_EQ(route(exec, host, facts(large, 64, 1, true, false, false)),
+            one_thread ? Route::OneRun : Route::TileChunks);
+  // One tile never opens a parallel region.
+  EXPECT_EQ(route(exec, host, facts(large, 1, 2, false, true, true)), Route::Inline);
+  // The grid form only for families that have one, under TilePolicy::MDRange, at rank 2 or more.
+  EXPECT_EQ(route(exec, grid, facts(large, 64, 2, false, true, true)),
+            one_thread ? Route::Inline : Route::TileGrid);
+  EXPECT_EQ(route(exec, grid, facts(large, 64, 1, false, true, true)), spread);
+  EXPECT_EQ(route(exec, grid, facts(large, 64, 2, false, true, false)), spread);
+  EXPECT_EQ(route(exec, host, facts(large, 64, 2, false, true, true)), spread);
+}
+
 }  // namespace
