@@ -36,8 +36,9 @@ beside their peers and the machine's bandwidth limits measured in the same run, 
 result, shows the determinism contract, and says which workloads meet their targets. The T rows
 (with the contract component) time tensor contractions of the TCCG set beside the bare GEMM of
 the same shape and plain packing then that GEMM, and kept plans of small contractions. The D.*
-rows run W1.perm3210, W3.transpose, W4.sum_contig and W4.rowsum on Kokkos' default execution
-space (the GPU on a CUDA or HIP build), without targets.
+rows run W1.perm3210, W3.transpose, W4.sum_contig, W4.rowsum, W4.colsum and the exact sum
+X1.exact_sum on Kokkos' default execution space (the GPU on a CUDA or HIP build), without
+targets.
 
   --threads N    run on N threads (passed to Kokkos); default: Kokkos' own choice
   --only SUBSTR  run only the workloads whose id contains SUBSTR (e.g. W4.colsum,

@@ -31,7 +31,7 @@ std::vector<Workload> small_workloads();        ///< W8 (workloads_small.cpp)
 /// that GEMM, and kept plans of small operands (workloads_contract.cpp; none when the report is
 /// built without the contract component)
 std::vector<Workload> contract_workloads();
-/// D.W1, D.W3, D.W4: on Kokkos::DefaultExecutionSpace, no targets (workloads_device.cpp)
+/// D.W1, D.W3, D.W4, D.X1: on Kokkos::DefaultExecutionSpace, no targets (workloads_device.cpp)
 std::vector<Workload> device_workloads();
 
 /// All of them, in the order of PERFORMANCE.md (W1 to W9), then the T rows, then the D.* rows.

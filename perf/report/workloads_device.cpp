@@ -1,11 +1,12 @@
-// The D.* rows: W1.perm3210, W3.transpose, W4.sum_contig and W4.rowsum on
-// Kokkos::DefaultExecutionSpace with views in its memory space. On a CUDA or HIP build that is
-// the GPU, where Strided runs its device algorithm (one tile per team) under --algorithm auto;
-// on a host build it is the host space, where a second Strided row forces the device algorithm
-// to show what the GPU path costs on the CPU. Peers on the same space: Kokkos::deep_copy between
-// layouts, an MDRange copy, and parallel_reduce (over a range, or one team per row).
-// No PERFORMANCE.md targets: the rows are informational, shown as fractions of the copy and read
-// limits of the space they run on (the host's, or the device's dcopy and dread of the same run).
+// The D.* rows: W1.perm3210, W3.transpose, W4.sum_contig, W4.rowsum, W4.colsum and the exact
+// sum (X1.exact_sum) on Kokkos::DefaultExecutionSpace with views in its memory space. On a CUDA or
+// HIP build that is the GPU, where Strided runs its device algorithm (one tile per team) under
+// --algorithm auto; on a host build it is the host space, where a second Strided row forces the
+// device algorithm to show what the GPU path costs on the CPU. Peers on the same space:
+// Kokkos::deep_copy between layouts, an MDRange copy, and parallel_reduce (over a range, or one
+// team per row). No PERFORMANCE.md targets: the rows are informational, shown as fractions of the
+// copy and read limits of the space they run on (the host's, or the device's dcopy and dread of the
+// same run).
 //
 // Every KOKKOS_LAMBDA is in a free function (nvcc's rules for extended lambdas); the timed
 // lambdas only call those functions and fence the instance.
@@ -96,6 +97,18 @@ void team_rowsums(const DExec& exec, const DView<double*>& out, const DView<doub
       });
 }
 
+/// Column sums as a plain Kokkos loop: one thread per column, down its rows (coalesced).
+void range_colsums(const DExec& exec, const DView<double*>& out, const DView<double**>& a) {
+  const std::size_t rows = a.extent(0);
+  Kokkos::parallel_for(
+      "peer::range_columns", Kokkos::RangePolicy<DExec>(exec, 0, a.extent(1)),
+      KOKKOS_LAMBDA(std::size_t j) {
+        double s = 0;
+        for (std::size_t i = 0; i < rows; ++i) s += a(i, j);
+        out(j) = s;
+      });
+}
+
 // ---- variants
 // ------------------------------------------------------------------------------------
 
@@ -168,11 +181,13 @@ void run_w1(Bench& bench) {
   fill_pattern(exec, a.data(), a.size());
   const auto src = strided::view(a).permute({3, 2, 1, 0});
   const auto dst = strided::view(b);
-  bench.explain([&] { return strided::explain(strided::plan(dst, src)); });
+  const auto kept = strided::make_plan(dst, src);
+  bench.explain([&] { return strided::explain(kept); });
   auto variant = [&](const std::string& name, auto&& run) {
     copy_variant(bench, exec, name, b, src, run);
   };
   strided_rows(variant, [&](const strided::Options& o) { strided::copy_into(exec, dst, src, o); });
+  variant("strided_kept_plan", [&] { strided::copy_into(exec, kept, dst, src); });
   // (3,2,1,0) of a row-major tensor is the same memory read LayoutLeft.
   const DUnmanaged<const double****, Kokkos::LayoutLeft> left(a.data(), n, n, n, n);
   variant("kokkos_deep_copy", [&] { Kokkos::deep_copy(exec, b, left); });
@@ -190,17 +205,19 @@ void run_w3(Bench& bench) {
   fill_pattern(exec, a.data(), a.size());
   const auto src = strided::view(a).transpose();
   const auto dst = strided::view(b);
-  bench.explain([&] { return strided::explain(strided::plan(dst, src)); });
+  const auto kept = strided::make_plan(dst, src);
+  bench.explain([&] { return strided::explain(kept); });
   auto variant = [&](const std::string& name, auto&& run) {
     copy_variant(bench, exec, name, b, src, run);
   };
   strided_rows(variant, [&](const strided::Options& o) { strided::copy_into(exec, dst, src, o); });
+  variant("strided_kept_plan", [&] { strided::copy_into(exec, kept, dst, src); });
   const DUnmanaged<const double**, Kokkos::LayoutLeft> at(a.data(), n, n);  // A^T, same memory
   variant("kokkos_deep_copy", [&] { Kokkos::deep_copy(exec, b, at); });
   variant("kokkos_mdrange", [&] { mdrange_copy(exec, b, at); });
 }
 
-// ---- D.W4.sum_contig and D.W4.rowsum
+// ---- D.W4.sum_contig, D.W4.rowsum and D.W4.colsum
 // -------------------------------------------------------------
 
 void run_sum_contig(Bench& bench) {
@@ -210,23 +227,33 @@ void run_sum_contig(Bench& bench) {
   fill_pattern(exec, a.data(), n);
   const double want = pattern_sum(n), bytes = static_cast<double>(n) * sizeof(double);
   const auto av = strided::view(a);
-  bench.explain([&] { return strided::explain(strided::plan(av)); });
+  const auto kept = strided::make_plan(av);
+  bench.explain([&] { return strided::explain(kept); });
   auto variant = [&](const std::string& name, auto&& run) {
     sum_variant(bench, exec, name, bytes, want, run);
   };
   strided_rows(variant, [&](const strided::Options& o) { return strided::sum(exec, av, o); });
+  variant("strided_kept_plan", [&] { return strided::sum(exec, kept, av); });
   variant("kokkos_parallel_reduce", [&] { return reduce_sum(exec, a); });
 }
 
-void run_rowsum(Bench& bench) {
+/// Row sums (axis 1) or column sums (axis 0) of an n x n row-major pattern array.
+void run_axis_sum(Bench& bench, int axis) {
   const std::size_t n = bench.sizes().square;
   const DExec exec;
   const DView<double**> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D.W4.a"), n, n);
-  const DView<double*> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D.W4.rows"), n);
+  const DView<double*> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D.W4.sums"), n);
   fill_pattern(exec, a.data(), a.size());
   // Row i holds pattern(i n) ... pattern(i n + n - 1): its sum is a difference of exact sums.
-  std::vector<double> want(n);
-  for (std::size_t i = 0; i < n; ++i) want[i] = pattern_sum((i + 1) * n) - pattern_sum(i * n);
+  // A column's sum is exact in any order too (multiples of 1/4 far below 2^53).
+  std::vector<double> want(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (axis == 1) {
+      want[i] = pattern_sum((i + 1) * n) - pattern_sum(i * n);
+    } else {
+      for (std::size_t j = 0; j < n; ++j) want[j] += pattern(i * n + j);
+    }
+  }
   const auto av = strided::view(a);
   const auto outv = strided::view(out);
   const double bytes = static_cast<double>(n * n + n) * sizeof(double);
@@ -245,13 +272,40 @@ void run_rowsum(Bench& bench) {
           return true;
         });
   };
-  bench.explain([&] {
-    return "source " + strided::explain(strided::plan(av)) +
-           "\n  (an axis reduction plans the kept and the reduced axes separately)";
-  });
+  const auto kept = strided::make_axes_plan(outv, av, {axis});
+  bench.explain([&] { return strided::explain(kept); });
   strided_rows(variant,
-               [&](const strided::Options& o) { strided::sum_axes(exec, outv, av, {1}, o); });
-  variant("kokkos_team_reduce", [&] { team_rowsums(exec, out, a); });
+               [&](const strided::Options& o) { strided::sum_axes(exec, outv, av, {axis}, o); });
+  variant("strided_kept_plan", [&] { strided::sum_axes(exec, kept, outv, av); });
+  if (axis == 1) variant("kokkos_team_reduce", [&] { team_rowsums(exec, out, a); });
+  if (axis == 0) variant("kokkos_range_columns", [&] { range_colsums(exec, out, a); });
+}
+
+void run_rowsum(Bench& bench) {
+  run_axis_sum(bench, 1);
+}
+void run_colsum(Bench& bench) {
+  run_axis_sum(bench, 0);
+}
+
+// ---- D.X1.exact_sum
+// -------------------------------------------------------------------------------
+
+void run_exact_sum(Bench& bench) {
+  const std::size_t n = std::size_t(1) << bench.sizes().sum_log2;
+  const DExec exec;
+  const DView<double*> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D.X1.a"), n);
+  fill_pattern(exec, a.data(), n);
+  const double want = pattern_sum(n), bytes = static_cast<double>(n) * sizeof(double);
+  const auto av = strided::view(a);
+  auto variant = [&](const std::string& name, auto&& run) {
+    sum_variant(bench, exec, name, bytes, want, run);
+  };
+  strided_rows(variant, [&](const strided::Options& o) {
+    return strided::sum(exec, av, strided::exact, o);
+  });
+  // What exactness costs: the fixed-fold sum of the same data.
+  variant("strided_fixed_fold", [&] { return strided::sum(exec, av); });
 }
 
 }  // namespace
@@ -260,10 +314,10 @@ std::vector<Workload> device_workloads() {
   const LimitKind copy = on_host ? LimitKind::Copy : LimitKind::DeviceCopy;
   const LimitKind read = on_host ? LimitKind::Read : LimitKind::DeviceRead;
   // No targets: PERFORMANCE.md sets none for these rows, so the summary does not count them.
-  return {{"D.W1.perm3210", copy, {}, run_w1},
-          {"D.W3.transpose", copy, {}, run_w3},
-          {"D.W4.sum_contig", read, {}, run_sum_contig},
-          {"D.W4.rowsum", read, {}, run_rowsum}};
+  return {
+      {"D.W1.perm3210", copy, {}, run_w1},           {"D.W3.transpose", copy, {}, run_w3},
+      {"D.W4.sum_contig", read, {}, run_sum_contig}, {"D.W4.rowsum", read, {}, run_rowsum},
+      {"D.W4.colsum", read, {}, run_colsum},         {"D.X1.exact_sum", read, {}, run_exact_sum}};
 }
 
 }  // namespace strided_report
