@@ -21,7 +21,11 @@
 #                                                   CUDA (${STRIDED_CUDA_ARCH:-HOPPER90}), no GPU
 #                                                   needed; checks per-kernel stack frames
 #   bash cmake/run.sh gpu                           on a machine with an NVIDIA GPU: build for it,
-#                                                   ctest, strided-report --quick, bits vs Serial
+#                                                   ctest, strided-report --only D, bits vs Serial;
+#                                                   with STRIDED_GPU_PACK=DIR, run a gpu-pack instead
+#   bash cmake/run.sh gpu-pack                      on a machine without a GPU (a login node): build
+#                                                   what `gpu` runs for ${STRIDED_CUDA_ARCH:-HOPPER90}
+#                                                   into build/gpu-pack-<arch>.tar.xz, with its libraries
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -60,6 +64,13 @@ cuda_configure() {
   cuda_dir=build/cuda-kokkos4-$lc
   cmake --preset cuda-kokkos4 -B "$cuda_dir" "$@" >/dev/null
 }
+
+# What `gpu` runs: every test program, the determinism probe and the report (no benchmarks).
+gpu_targets=(strided_core_tests strided_simd_transpose_tests strided_view_tests
+  strided_no_allocation_test strided_kernel_tests strided_callable_tests strided_space_tests
+  strided_plan_tests strided_concurrency_test strided_contraction_tests strided_exact_tests
+  strided_determinism_probe strided-report strided_tensor_contraction_tests
+  strided_contraction_probe)
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
@@ -211,24 +222,67 @@ case "$cmd" in
       *) echo "gpu: $gpu_name has compute capability $cc, which Kokkos 4.6.01 does not know" >&2; exit 1 ;;
     esac
     step "$gpu_name (compute capability $cc): Kokkos_ARCH_$arch"
-    cuda_configure "$arch"
-    cmake --build "$cuda_dir" --parallel "$(nproc)"
+    skip=()
+    if [ -n "${STRIDED_GPU_PACK:-}" ]; then
+      pack=$STRIDED_GPU_PACK
+      if [[ "$pack" == *.tar.xz ]]; then  # unpacks into build/
+        mkdir -p build && tar -xJf "$pack" -C build && pack=build/$(basename "$pack" .tar.xz)
+      fi
+      cuda_dir=$(cd "$pack" && pwd)
+      [ "$(cat "$cuda_dir/ARCH")" = "$arch" ] ||
+        { echo "gpu: $cuda_dir was built for $(cat "$cuda_dir/ARCH"), this GPU is $arch" >&2; exit 1; }
+      # The ctest files name the packing machine's paths: the build tree, then the source tree.
+      read -r origin_root origin_build origin_cmake <"$cuda_dir/ORIGIN"
+      find "$cuda_dir" -name CTestTestfile.cmake -exec sed -i -e "s#$origin_build#$cuda_dir#g" \
+        -e "s#$origin_root/#$PWD/#g" -e "s#\"$origin_cmake\"#\"$(command -v cmake)\"#g" {} +
+      export LD_LIBRARY_PATH=$cuda_dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+      skip=(-E strided_install_consumer)  # it builds against the install tree, which is not packed
+    else
+      cuda_configure "$arch"
+      cmake --build "$cuda_dir" --parallel "$(nproc)"
+    fi
+    # The probe and the report first: the shortest runs, and the device's bits and bandwidth.
     fail=0
-    step "ctest"
-    ctest --test-dir "$cuda_dir" --output-on-failure --timeout 600 -j 4 >"$cuda_dir/ctest.log" 2>&1 || fail=1
-    step "strided-report --quick --json"
-    "$cuda_dir/perf/strided-report" --quick --json >"$cuda_dir/report.log" 2>&1 || fail=1
     step "determinism probe: Serial vs the default execution space (the GPU)"
     probe=$cuda_dir/tests/strided_determinism_probe
-    "$probe" serial --threads=1 2>/dev/null | grep -v '^space ' >"$cuda_dir/probe-serial.txt" || fail=1
-    "$probe" default 2>/dev/null | grep -v '^space ' >"$cuda_dir/probe-default.txt" || fail=1
+    "$probe" serial --threads=1 2>"$cuda_dir/probe.err" | grep -v '^space ' >"$cuda_dir/probe-serial.txt" || fail=1
+    "$probe" default 2>>"$cuda_dir/probe.err" | grep -v '^space ' >"$cuda_dir/probe-default.txt" || fail=1
+    # The D.* rows at the sizes of PERFORMANCE.md (the host rows are the CPU report's).
+    step "strided-report --only D --json"
+    "$cuda_dir/perf/strided-report" --only D --json --explain >"$cuda_dir/report.log" 2>&1 || fail=1
+    step "ctest"
+    ctest --test-dir "$cuda_dir" "${skip[@]}" --output-on-failure -j 8 \
+      --timeout "${STRIDED_GPU_TEST_TIMEOUT:-600}" >"$cuda_dir/ctest.log" 2>&1 || fail=1
     python3 cmake/gpu_summary.py --gpu "$gpu_name" --ctest "$cuda_dir/ctest.log" \
       --report "$cuda_dir/report.log" --serial "$cuda_dir/probe-serial.txt" \
       --device "$cuda_dir/probe-default.txt" || fail=1
     exit "$fail"
     ;;
+  gpu-pack)
+    arch=${STRIDED_CUDA_ARCH:-HOPPER90}
+    cuda_configure "$arch"
+    # Only the targets this configuration has (the contraction suite needs Kokkos Kernels).
+    available=$(cmake --build "$cuda_dir" --target help)
+    targets=()
+    for t in "${gpu_targets[@]}"; do grep -qw -- "$t" <<<"$available" && targets+=("$t"); done
+    step "building what gpu runs with nvcc for $arch: ${targets[*]}"
+    cmake --build "$cuda_dir" --parallel "${STRIDED_BUILD_JOBS:-$(nproc)}" --target "${targets[@]}"
+    pack=${cuda_dir/cuda-kokkos4/gpu-pack}
+    rm -rf "$pack" && mkdir -p "$pack/lib"
+    (cd "$cuda_dir" && find . -name CTestTestfile.cmake -exec cp --parents {} "../../$pack" \; &&
+      for t in "${targets[@]}"; do cp --parents {tests,perf}/"$t" "../../$pack" 2>/dev/null || true; done)
+    # The libraries a GPU node may lack or have older (not the C library, not the driver's libcuda).
+    ldd "$cuda_dir/tests/strided_space_tests" "$cuda_dir/tests/strided_exact_tests" |
+      awk '$3 ~ /^\// {print $3}' | grep -v -E '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*)\.so' |
+      sort -u | xargs -r cp -L -t "$pack/lib"
+    echo "$arch" >"$pack/ARCH"
+    echo "$PWD $PWD/$cuda_dir $(command -v cmake)" >"$pack/ORIGIN"
+    tar -cf - -C build "$(basename "$pack")" | xz -T0 -6 >"$pack.tar.xz"
+    step "$pack.tar.xz: $(du -sh "$pack.tar.xz" | cut -f1); on the GPU node, in a copy of this tree:
+   STRIDED_GPU_PACK=$pack.tar.xz bash cmake/run.sh gpu"
+    ;;
   *)
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
