@@ -128,7 +128,8 @@ void print_notes(const std::vector<WorkloadResult>& results) {
 }
 
 void print_plans(const std::vector<WorkloadResult>& results) {
-  std::printf("\nPlans (strided::explain(strided::plan(dst, srcs...)) for each workload)\n");
+  std::printf(
+      "\nPlans (strided::explain of each workload's plan; the D.* rows: of their kept plans)\n");
   for (const WorkloadResult& w : results)
     if (!w.plan.empty()) std::printf("%s: %s\n", w.id.c_str(), w.plan.c_str());
 }
