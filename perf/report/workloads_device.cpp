@@ -220,21 +220,34 @@ void run_w3(Bench& bench) {
 // ---- D.W4.sum_contig, D.W4.rowsum and D.W4.colsum
 // -------------------------------------------------------------
 
-void run_sum_contig(Bench& bench) {
+/// A full sum of 2^sum_log2 pattern values: the fixed fold (beside Kokkos' parallel_reduce) or,
+/// with `exact`, the exact tier (beside the fixed fold of the same data: what exactness costs).
+void run_full_sum(Bench& bench, bool exact) {
   const std::size_t n = std::size_t(1) << bench.sizes().sum_log2;
   const DExec exec;
-  const DView<double*> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D.W4.a"), n);
+  const DView<double*> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D.sum.a"), n);
   fill_pattern(exec, a.data(), n);
   const double want = pattern_sum(n), bytes = static_cast<double>(n) * sizeof(double);
   const auto av = strided::view(a);
-  const auto kept = strided::make_plan(av);
-  bench.explain([&] { return strided::explain(kept); });
   auto variant = [&](const std::string& name, auto&& run) {
     sum_variant(bench, exec, name, bytes, want, run);
   };
+  if (exact) {
+    strided_rows(variant, [&](const strided::Options& o) {
+      return strided::sum(exec, av, strided::exact, o);
+    });
+    variant("strided_fixed_fold", [&] { return strided::sum(exec, av); });
+    return;
+  }
+  const auto kept = strided::make_plan(av);
+  bench.explain([&] { return strided::explain(kept); });
   strided_rows(variant, [&](const strided::Options& o) { return strided::sum(exec, av, o); });
   variant("strided_kept_plan", [&] { return strided::sum(exec, kept, av); });
   variant("kokkos_parallel_reduce", [&] { return reduce_sum(exec, a); });
+}
+
+void run_sum_contig(Bench& bench) {
+  run_full_sum(bench, false);
 }
 
 /// Row sums (axis 1) or column sums (axis 0) of an n x n row-major pattern array.
@@ -292,20 +305,7 @@ void run_colsum(Bench& bench) {
 // -------------------------------------------------------------------------------
 
 void run_exact_sum(Bench& bench) {
-  const std::size_t n = std::size_t(1) << bench.sizes().sum_log2;
-  const DExec exec;
-  const DView<double*> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D.X1.a"), n);
-  fill_pattern(exec, a.data(), n);
-  const double want = pattern_sum(n), bytes = static_cast<double>(n) * sizeof(double);
-  const auto av = strided::view(a);
-  auto variant = [&](const std::string& name, auto&& run) {
-    sum_variant(bench, exec, name, bytes, want, run);
-  };
-  strided_rows(variant, [&](const strided::Options& o) {
-    return strided::sum(exec, av, strided::exact, o);
-  });
-  // What exactness costs: the fixed-fold sum of the same data.
-  variant("strided_fixed_fold", [&] { return strided::sum(exec, av); });
+  run_full_sum(bench, true);
 }
 
 }  // namespace
