@@ -371,6 +371,44 @@ TEST(ExactSumLanes, OneLaneHoldsTheIntegerOfSixteen) {
   }
 }
 
+/// The device's merge of chunk integers by groups, one item per digit (MergeChunks): several
+/// groups and a short last one (a host run has at most one group) give the integer of merging
+/// every chunk one after another.
+TEST(ExactMerge, GroupsOfChunksMergeDigitByDigit) {
+  using strided::detail::ExactSum;
+  using strided::detail::NarrowInteger;
+  using Merge = strided::detail::MergeChunks<NarrowInteger, 1>;
+  constexpr std::size_t chunks = 3 * strided::detail::EXACT_MERGE_GROUP + 7;
+  constexpr std::size_t groups = 4;
+  std::mt19937_64 rng(77);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<NarrowInteger> ints(chunks), heads(groups);
+  NarrowInteger want;
+  for (NarrowInteger& v : ints) {
+    ExactSum<NarrowInteger> sum;
+    std::vector<double> block(100);
+    for (double& x : block) x = std::ldexp(unit(rng), static_cast<int>(rng() % 400) - 200);
+    sum.add_block<true>(block.data(), static_cast<int>(block.size()));
+    v = sum.finish();
+    v.normalize();  // as ExactChunks leaves them
+    want.merge(v);
+  }
+  const Merge merge{ints.data(), heads.data(), chunks};
+  for (std::size_t item = 0; item < groups * Merge::WIDTH; ++item) merge(item);
+  NarrowInteger got;
+  for (const NarrowInteger& h : heads) got.merge(h);
+  got.normalize();
+  want.normalize();
+  EXPECT_EQ(std::memcmp(got.digit, want.digit, sizeof got.digit), 0);
+  EXPECT_EQ(got.flags, want.flags);
+  EXPECT_NE(got.round<double>(), 0.0);
+  // A lost group changes the integer: the comparison above can fail.
+  NarrowInteger partial;
+  for (std::size_t g = 0; g + 1 < groups; ++g) partial.merge(heads[g]);
+  partial.normalize();
+  EXPECT_NE(std::memcmp(partial.digit, want.digit, sizeof partial.digit), 0);
+}
+
 TEST(ExactForms, DefaultHostAndKeptPlansGiveTheSameBits) {
   std::mt19937 layout_rng(29);
   std::mt19937_64 rng(31);
