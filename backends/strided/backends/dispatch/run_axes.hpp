@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#include "strided/backends/common/axis_fold.hpp"
+#include "strided/backends/bodies/axis_fold.hpp"
 #include "strided/backends/common/kept_plan.hpp"
 #include "strided/backends/common/workspace.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "strided/backends/common/axis_fold.hpp"
-#include "strided/backends/common/exact_fold.hpp"
+#include "strided/backends/bodies/axis_fold.hpp"
+#include "strided/backends/bodies/exact_fold.hpp"
 #include "strided/backends/common/kept_plan.hpp"
 #include "strided/backends/common/workspace.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"

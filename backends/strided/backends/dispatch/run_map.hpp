@@ -8,11 +8,11 @@
 #include <cstddef>
 #include <string>
 
+#include "strided/backends/bodies/map_body.hpp"
 #include "strided/backends/common/kept_plan.hpp"
-#include "strided/backends/common/map_body.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"
-#include "strided/backends/host/run_plan.hpp"
 #include "strided/backends/team/run_teams.hpp"
+#include "strided/backends/tiles/run_plan.hpp"
 #include "strided/base/compat.hpp"
 #include "strided/base/options.hpp"
 #include "strided/core/small_call.hpp"

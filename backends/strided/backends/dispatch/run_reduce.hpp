@@ -8,11 +8,11 @@
 #include <cstddef>
 #include <string>
 
+#include "strided/backends/bodies/reduce_body.hpp"
 #include "strided/backends/common/kept_plan.hpp"
-#include "strided/backends/common/reduce_body.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"
-#include "strided/backends/host/reduce_tiles.hpp"
 #include "strided/backends/team/run_teams.hpp"
+#include "strided/backends/tiles/reduce_tiles.hpp"
 #include "strided/base/compat.hpp"
 #include "strided/base/options.hpp"
 #include "strided/core/planner.hpp"

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <string>
 
-#include "strided/backends/common/symmetrize_blocks.hpp"
+#include "strided/backends/bodies/symmetrize_blocks.hpp"
 #include "strided/backends/dispatch/algorithm.hpp"
 #include "strided/backends/team/run_teams.hpp"
 #include "strided/backends/team/team_symmetrize.hpp"

@@ -12,7 +12,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include "strided/backends/common/map_body.hpp"
+#include "strided/backends/bodies/map_body.hpp"
 #include "strided/backends/common/workspace.hpp"
 #include "strided/backends/team/team_fold.hpp"
 #include "strided/backends/team/team_map.hpp"

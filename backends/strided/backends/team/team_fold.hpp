@@ -9,9 +9,9 @@
 #include <cstddef>
 #include <utility>
 
-#include "strided/backends/common/reduce_body.hpp"
+#include "strided/backends/bodies/reduce_body.hpp"
+#include "strided/backends/common/team_tile.hpp"
 #include "strided/backends/common/tuple.hpp"
-#include "strided/backends/team/team_tile.hpp"
 #include "strided/core/launch_shape.hpp"
 
 namespace strided::detail {

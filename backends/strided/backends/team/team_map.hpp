@@ -9,9 +9,9 @@
 #include <cstddef>
 #include <utility>
 
-#include "strided/backends/common/map_body.hpp"
+#include "strided/backends/bodies/map_body.hpp"
+#include "strided/backends/common/team_tile.hpp"
 #include "strided/backends/common/tuple.hpp"
-#include "strided/backends/team/team_tile.hpp"
 #include "strided/core/plan.hpp"
 
 namespace strided::detail {

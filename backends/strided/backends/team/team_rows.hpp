@@ -8,7 +8,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 
-#include "strided/backends/team/team_tile.hpp"
+#include "strided/backends/common/team_tile.hpp"
 #include "strided/core/plan.hpp"
 
 namespace strided::detail {

@@ -8,8 +8,8 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 
-#include "strided/backends/common/symmetrize_blocks.hpp"
-#include "strided/backends/team/team_tile.hpp"
+#include "strided/backends/bodies/symmetrize_blocks.hpp"
+#include "strided/backends/common/team_tile.hpp"
 
 namespace strided::detail {
 

@@ -1,5 +1,5 @@
-#ifndef STRIDED_BACKENDS_COMMON_MAP_BODY_HPP
-#define STRIDED_BACKENDS_COMMON_MAP_BODY_HPP
+#ifndef STRIDED_BACKENDS_BODIES_MAP_BODY_HPP
+#define STRIDED_BACKENDS_BODIES_MAP_BODY_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"

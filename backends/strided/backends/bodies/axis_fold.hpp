@@ -1,5 +1,5 @@
-#ifndef STRIDED_BACKENDS_COMMON_AXIS_FOLD_HPP
-#define STRIDED_BACKENDS_COMMON_AXIS_FOLD_HPP
+#ifndef STRIDED_BACKENDS_BODIES_AXIS_FOLD_HPP
+#define STRIDED_BACKENDS_BODIES_AXIS_FOLD_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
@@ -8,11 +8,11 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 
-#include "strided/backends/common/reduce_body.hpp"
+#include "strided/backends/bodies/reduce_body.hpp"
+#include "strided/backends/common/team_tile.hpp"
 #include "strided/backends/common/tile_walk.hpp"
 #include "strided/backends/host/thread_stage.hpp"
 #include "strided/backends/host/vector_width.hpp"
-#include "strided/backends/team/team_tile.hpp"
 #include "strided/core/axes_plan.hpp"
 #include "strided/core/combine.hpp"
 #include "strided/core/machine.hpp"

@@ -1,5 +1,5 @@
-#ifndef STRIDED_BACKENDS_HOST_REDUCE_TILES_HPP
-#define STRIDED_BACKENDS_HOST_REDUCE_TILES_HPP
+#ifndef STRIDED_BACKENDS_TILES_REDUCE_TILES_HPP
+#define STRIDED_BACKENDS_TILES_REDUCE_TILES_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "strided/backends/bodies/reduce_body.hpp"
 #include "strided/backends/common/combine_partials.hpp"
-#include "strided/backends/common/reduce_body.hpp"
 #include "strided/base/compat.hpp"
 #include "strided/core/combine.hpp"
 

@@ -1,5 +1,5 @@
-#ifndef STRIDED_BACKENDS_COMMON_EXACT_FOLD_HPP
-#define STRIDED_BACKENDS_COMMON_EXACT_FOLD_HPP
+#ifndef STRIDED_BACKENDS_BODIES_EXACT_FOLD_HPP
+#define STRIDED_BACKENDS_BODIES_EXACT_FOLD_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"

@@ -1,5 +1,5 @@
-#ifndef STRIDED_BACKENDS_TEAM_TEAM_TILE_HPP
-#define STRIDED_BACKENDS_TEAM_TEAM_TILE_HPP
+#ifndef STRIDED_BACKENDS_COMMON_TEAM_TILE_HPP
+#define STRIDED_BACKENDS_COMMON_TEAM_TILE_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"

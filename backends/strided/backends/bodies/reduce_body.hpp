@@ -1,5 +1,5 @@
-#ifndef STRIDED_BACKENDS_COMMON_REDUCE_BODY_HPP
-#define STRIDED_BACKENDS_COMMON_REDUCE_BODY_HPP
+#ifndef STRIDED_BACKENDS_BODIES_REDUCE_BODY_HPP
+#define STRIDED_BACKENDS_BODIES_REDUCE_BODY_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "strided/backends/bodies/map_body.hpp"
 #include "strided/backends/common/lanes.hpp"
-#include "strided/backends/common/map_body.hpp"
 #include "strided/backends/common/tile_walk.hpp"
 #include "strided/backends/common/tuple.hpp"
 #include "strided/base/arithmetic.hpp"

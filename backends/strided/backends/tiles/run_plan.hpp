@@ -1,5 +1,5 @@
-#ifndef STRIDED_BACKENDS_HOST_RUN_PLAN_HPP
-#define STRIDED_BACKENDS_HOST_RUN_PLAN_HPP
+#ifndef STRIDED_BACKENDS_TILES_RUN_PLAN_HPP
+#define STRIDED_BACKENDS_TILES_RUN_PLAN_HPP
 
 #ifndef STRIDED_IMPL_PUBLIC_INCLUDE
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
