@@ -26,15 +26,13 @@
 
 #include <Kokkos_Core.hpp>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
-#include "strided/backends/common/staging_buffer.hpp"
-#include "strided/backends/kokkoskernels/gemm.hpp"
+#include "strided/backends/dispatch/run_gemms.hpp"
 #include "strided/checks.hpp"
 #include "strided/copy.hpp"
 #include "strided/core/contraction.hpp"
@@ -159,15 +157,6 @@ std::shared_ptr<const ContractionState> plan_contraction_for(std::string_view sp
   return state;
 }
 
-/// The buffers of one contraction's packed operands, in `Memory`, grow-only, held for the call.
-template <class Memory>
-struct ContractionWorkspace {
-  CachedBuffer<Memory, 10>& a = CachedBuffer<Memory, 10>::get();
-  CachedBuffer<Memory, 11>& b = CachedBuffer<Memory, 11>::get();
-  CachedBuffer<Memory, 12>& c = CachedBuffer<Memory, 12>::get();
-  std::scoped_lock<std::mutex, std::mutex, std::mutex> hold{a.mutex(), b.mutex(), c.mutex()};
-};
-
 /// Executes a planned contraction; the operands match the plan.
 template <class Exec, class CV, class AV, class BV, class T>
 void run_contraction(const Exec& exec, const ContractionState& s, const CV& c, const AV& a,
@@ -217,25 +206,7 @@ void run_contraction(const Exec& exec, const ContractionState& s, const CV& c, c
   for (std::size_t d = 0; d < p.c.batch_strides.size() && d < MAX_BATCH_DIMS; ++d)
     gc.batch_strides[d] = p.c.batch_strides[d];
 
-  // In the GEMM's orientation (c^T = b^T a^T when swapped).
-  const GemmOperand<const T>& first = p.swapped ? gb : ga;
-  const GemmOperand<const T>& second = p.swapped ? ga : gb;
-  const std::size_t rows = p.swapped ? p.n : p.m, cols = p.swapped ? p.m : p.n;
-  const ContractionOperand& first_op = p.swapped ? p.b : p.a;
-  const ContractionOperand& second_op = p.swapped ? p.a : p.b;
-  const int dims = static_cast<int>(p.batch_extents.size());
-  if (dims <= MAX_BATCH_DIMS) {
-    batched_gemm_on(exec, labels::contract_gemm, p.batched_serial, rows, cols, p.k, dims,
-                    p.batch_extents.data(), p.batches, alpha, first, second, beta, gc);
-  } else {
-    // More batch dimensions than a kernel argument holds: one GEMM per batch, offsets here.
-    const auto offset = [&](const ContractionOperand& op, std::size_t batch) {
-      return batch_offset(op.batch_strides.data(), dims, p.batch_extents.data(), batch);
-    };
-    for (std::size_t batch = 0; batch < p.batches; ++batch)
-      gemm_on(exec, rows, cols, p.k, alpha, first, second, beta, gc, offset(first_op, batch),
-              offset(second_op, batch), offset(p.c, batch));
-  }
+  run_gemms(exec, p, ga, gb, gc, alpha, beta);
   if (packed_c) copy_into(exec, *s.c.copy_out, c, *packed_c);
   // The workspace is released with this call: its kernels must be done.
   compat::fence(exec, "strided::contract: done");
