@@ -1492,14 +1492,35 @@ TEST(CombinePairwise, ShapeDependsOnlyOnCount) {
 }
 
 TEST(CombinePairwise, IterativeWalkBuildsTheRecursiveTreeForEveryCount) {
-  // Every count up to 1100 (odd and even splits at every depth) and a few offsets.
+  // Every count up to 1100 (odd and even splits at every depth) and a few offsets, for the
+  // walk (device code) and the host recursion (what combine_pairwise runs on the host).
   std::vector<std::string> leaves(1200);
   for (std::size_t i = 0; i < leaves.size(); ++i) leaves[i] = std::to_string(i);
   auto cat = [](const std::string& a, const std::string& b) { return "(" + a + "+" + b + ")"; };
   for (std::size_t first : {0, 1, 37})
-    for (std::size_t n = 1; n <= 1100; ++n)
-      ASSERT_EQ(combine_copy(leaves, first, first + n, cat), recursive_tree(first, first + n))
-          << "first " << first << ", count " << n;
+    for (std::size_t n = 1; n <= 1100; ++n) {
+      const std::string want = recursive_tree(first, first + n);
+      std::vector<std::string> walked = leaves, recursed = leaves;
+      ASSERT_EQ(strided::detail::combine_pairwise_walk(walked.data(), first, first + n, cat), want)
+          << "walk: first " << first << ", count " << n;
+      ASSERT_EQ(strided::detail::combine_pairwise_host(recursed.data(), first, n, cat), want)
+          << "host: first " << first << ", count " << n;
+      ASSERT_EQ(combine_copy(leaves, first, first + n, cat), want) << first << " " << n;
+    }
+}
+
+TEST(CombinePairwise, HostAndWalkAgreeAtGpuScaleCounts) {
+  // The tile counts of GPU-scale plans (2^13, 2^14) and counts around them, under an operation
+  // that is neither associative nor commutative.
+  const auto ordered = [](std::uint64_t a, std::uint64_t b) { return a * 1000003u + b; };
+  for (const std::size_t n : {8191, 8192, 8193, 12288, 16384, 16385, 24577}) {
+    std::vector<std::uint64_t> leaves(n);
+    for (std::size_t i = 0; i < n; ++i) leaves[i] = i * 7919 + 11;
+    std::vector<std::uint64_t> walked = leaves, recursed = leaves;
+    EXPECT_EQ(strided::detail::combine_pairwise_host(recursed.data(), 0, n, ordered),
+              strided::detail::combine_pairwise_walk(walked.data(), 0, n, ordered))
+        << n;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

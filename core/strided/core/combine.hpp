@@ -22,8 +22,8 @@ namespace strided::detail {
 /// walk keeps only two bit stacks, whether the node at each depth is a right child and whether
 /// its parent's size is odd, from which the parent's first slot and size are recomputed.
 template <class U, class ReduceFn>
-STRIDED_HOST_DEVICE U combine_pairwise(U* partials, std::size_t first, std::size_t last,
-                                       const ReduceFn& red) {
+STRIDED_HOST_DEVICE U combine_pairwise_walk(U* partials, std::size_t first, std::size_t last,
+                                            const ReduceFn& red) {
   std::size_t size = last - first;
   std::uint64_t right = 0, odd = 0;  // bit d: the node below depth d is a right child / d is odd
   int depth = 0;
@@ -49,6 +49,37 @@ STRIDED_HOST_DEVICE U combine_pairwise(U* partials, std::size_t first, std::size
     first += size;
     size = parent - size;
   }
+}
+
+/// The same tree on the host, recursively: a node of 2^k leaves (every node of the GPU-scale
+/// counts, 8192 or 16384 tiles) folds level by level, widths doubling over its first slots, in
+/// plain loops; any other node splits as the tree does. Each node gets the same two operands in
+/// the same order as in the walk, so the bits are the walk's. The walk's data-dependent branches
+/// made the combine a visible part of a GPU-scale sum on the host (docs/performance.md).
+template <class U, class ReduceFn>
+U combine_pairwise_host(U* partials, std::size_t first, std::size_t size, const ReduceFn& red) {
+  if ((size & (size - 1)) == 0) {
+    for (std::size_t width = 1; width < size; width *= 2)
+      for (std::size_t i = first; i + width < first + size; i += 2 * width)
+        partials[i] = red(partials[i], partials[i + width]);
+    return partials[first];
+  }
+  const std::size_t half = size / 2;
+  const U left = combine_pairwise_host(partials, first, half, red);
+  const U right = combine_pairwise_host(partials, first + half, size - half, red);
+  return red(left, right);
+}
+
+/// The tile tree over partials[first, last) (combine_pairwise_walk), in place: the host
+/// recursion on the host, the walk in device code (its stack size must be known statically).
+template <class U, class ReduceFn>
+STRIDED_HOST_DEVICE U combine_pairwise(U* partials, std::size_t first, std::size_t last,
+                                       const ReduceFn& red) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return combine_pairwise_walk(partials, first, last, red);
+#else
+  return combine_pairwise_host(partials, first, last - first, red);
+#endif
 }
 
 /// A node of the tile tree: partials [first, first + size).
