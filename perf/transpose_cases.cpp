@@ -103,7 +103,8 @@ std::vector<std::ptrdiff_t> column_major(const std::vector<std::size_t>& extents
 }
 
 /// The ratio of a contiguous scale-copy's time to the permuted copy's; negative if B is wrong.
-double run_case(const std::string& text) {
+/// `explain`: print the plan of the permuted copy first.
+double run_case(const std::string& text, bool explain) {
   std::istringstream in(text);
   std::size_t rank = 0;
   in >> rank;
@@ -124,6 +125,7 @@ double run_case(const std::string& text) {
   const strided::StridedView<double> flat_c(c.data(), n, {n}, {1});
   const auto permuted_a = A.permute(perm);
   const Kokkos::DefaultHostExecutionSpace exec;
+  if (explain) std::printf("%s\n", strided::explain(strided::plan(B, permuted_a)).c_str());
   std::vector<double> copy_ms, limit_ms;
   for (int round = 0; round <= ROUNDS; ++round) {  // round 0 warms up
     const double copy = milliseconds([&] { strided::copy_into(exec, B, permuted_a); });
@@ -152,17 +154,28 @@ double run_case(const std::string& text) {
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
+  // --only TEXT: the cases whose line starts with TEXT; --explain: print each case's plan.
+  std::string only;
+  bool explain = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--explain") explain = true;
+    if (arg == "--only" && i + 1 < argc) only = argv[++i];
+  }
   std::vector<double> ratios;
   for (const char* text : CASES) {
-    const double ratio = run_case(text);
+    if (std::string(text).rfind(only, 0) != 0) continue;
+    const double ratio = run_case(text, explain);
     if (ratio < 0) {
       std::printf("WRONG: %s\n", text);
       return 1;
     }
     ratios.push_back(ratio);
   }
+  if (ratios.empty()) return 0;
   std::sort(ratios.begin(), ratios.end());
-  std::printf("median %.1f%%, worst %.1f%% %.1f%% %.1f%%\n", 100 * ratios[ratios.size() / 2],
-              100 * ratios[0], 100 * ratios[1], 100 * ratios[2]);
+  std::printf("median %.1f%%, worst", 100 * ratios[ratios.size() / 2]);
+  for (std::size_t k = 0; k < ratios.size() && k < 3; ++k) std::printf(" %.1f%%", 100 * ratios[k]);
+  std::printf("\n");
   return 0;
 }
