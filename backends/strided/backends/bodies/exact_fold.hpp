@@ -172,10 +172,9 @@ struct ExactFold {
                                           const std::ptrdiff_t (*t0)[GATHER_MAX],
                                           const std::ptrdiff_t (*t1)[GATHER_MAX],
                                           std::index_sequence<I...>) {
-    for (std::size_t j = 0; j < n1; ++j) {
-      const std::ptrdiff_t row[] = {(off[I] + t1[I][j])...};
+    for_each_gathered_row<sizeof...(I)>(off, n1, t1, [&](const std::ptrdiff_t* row) {
       for (std::size_t i = 0; i < n0; ++i) push(get<I>(srcs).read(row[I] + t0[I][i])...);
-    }
+    });
   }
 };
 

@@ -154,12 +154,11 @@ struct TileFold {
                                           const std::ptrdiff_t (*t0)[GATHER_MAX],
                                           const std::ptrdiff_t (*t1)[GATHER_MAX],
                                           std::index_sequence<I...>) {
-    for (std::size_t j = 0; j < n1; ++j) {
-      const std::ptrdiff_t row[] = {(off[I] + t1[I][j])...};
+    for_each_gathered_row<sizeof...(I)>(off, n1, t1, [&](const std::ptrdiff_t* row) {
       lanes.run(
           n0, [&](std::ptrdiff_t i) { return map_fn(get<I>(srcs).read(row[I] + t0[I][i])...); },
           reduce_fn);
-    }
+    });
   }
 };
 

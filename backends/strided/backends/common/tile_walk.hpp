@@ -35,6 +35,20 @@ struct TileCursor {
   }
 };
 
+/// The rows of a gathered block in the plan's order (j outer): f(row) with row[k] = off[k] +
+/// t1[k][j], operand k's element i of that row lying t0[k][i] further on. The folds walk
+/// gathered blocks this way, so their order is the plan's.
+template <int S, class F>
+KOKKOS_FORCEINLINE_FUNCTION void for_each_gathered_row(const std::ptrdiff_t* off, std::size_t n1,
+                                                       const std::ptrdiff_t (*t1)[GATHER_MAX],
+                                                       const F& f) {
+  for (std::size_t j = 0; j < n1; ++j) {
+    std::ptrdiff_t row[S];
+    for (int k = 0; k < S; ++k) row[k] = off[k] + t1[k][j];
+    f(row);
+  }
+}
+
 /// The element offsets of one tile, ready for a body: the body handles the two innermost axes
 /// (n0 x n1 elements, strides s0/s1 per operand) and this walks the rest with an odometer
 /// that adds and subtracts strides (no per-element index arithmetic, any rank).
