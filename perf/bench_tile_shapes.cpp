@@ -1,6 +1,6 @@
 // TileShapes: the permuted copies of W1, W3 and W9 under other tile shapes than the planner's
 // defaults, to measure how much a per-shape choice could gain. Each row is
-// TileShapes/<workload>/row<transpose_row_bytes>/block<block_bytes>; the defaults are row1024
+// TileShapes/<workload>/row<transpose_row_bytes>/block<block_bytes>; the defaults are row512
 // and block32768; TileShapes/<workload>/tuned runs the plan tune_copy_plan chose (its label).
 // Element copies are reordered, never their values: every row checks its result.
 #include <benchmark/benchmark.h>

@@ -29,7 +29,7 @@
 namespace strided {
 
 /// The tile shapes tune_copy_plan tries: every block_bytes (the L1 budget of a tile) with every
-/// transpose_row_bytes (the side of a transposed tile); the defaults are 32768 and 1024.
+/// transpose_row_bytes (the side of a transposed tile); the defaults are 32768 and 512.
 inline constexpr std::size_t tuned_block_bytes[] = {8192, 16384, 32768, 65536};
 inline constexpr std::size_t tuned_transpose_row_bytes[] = {512, 1024, 2048, 4096};
 

@@ -742,19 +742,20 @@ PlannerOptions with_l2(std::size_t bytes = std::size_t(1) << 20) {
 TEST(MakePlan, TransposesGetTilesOfTransposeRowBytes) {
   const auto p = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2());
   EXPECT_EQ(p.strategy, Strategy::Transpose);
-  EXPECT_EQ(blocks_of_plan(p), (Extents{128, 128}));  // 1024 bytes of f64
-  EXPECT_EQ(p.tile_count, 8u * 8u);
+  // Source rows of 512 bytes of f64, 256 of them (their destination rows are 2 KiB each).
+  EXPECT_EQ(blocks_of_plan(p), (Extents{256, 64}));
+  EXPECT_EQ(p.tile_count, 4u * 16u);
   expect_visits_match<2>(p, {1000, 1000}, {{1, 1000}, {1000, 1}}, nullptr);
-  // Rows of 1024 bytes are 256 floats; 128 of them fill the same quarter of the L2.
+  // Rows of 512 bytes are 128 floats.
   const auto f = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 4, with_l2());
-  EXPECT_EQ(blocks_of_plan(f), (Extents{128, 256}));
+  EXPECT_EQ(blocks_of_plan(f), (Extents{256, 128}));
   // Axes beyond the two streaming ones are one element deep.
   const auto r = plan_of<2>({64, 4, 4, 64}, {{1, 64, 256, 1024}, {1024, 256, 64, 1}}, 8, with_l2());
   EXPECT_EQ(r.strategy, Strategy::Transpose);
   EXPECT_EQ(blocks_of_plan(r), (Extents{64, 64, 1, 1}));
 }
 
-TEST(MakePlan, TransposesWithASourceAlongTheDestinationReadRowsTwiceAsLong) {
+TEST(MakePlan, TransposesWithASourceAlongTheDestinationReadRowsFourTimesAsLong) {
   // C = A + B^T: A streams with C, B reads across; B's tile rows are 2 KiB.
   const std::vector<std::vector<std::ptrdiff_t>> apbt = {{1, 1000}, {1, 1000}, {1000, 1}};
   const auto p = plan_of<3>({1000, 1000}, apbt, 8, with_l2());
@@ -766,9 +767,9 @@ TEST(MakePlan, TransposesWithASourceAlongTheDestinationReadRowsTwiceAsLong) {
   // Half as many rows where half the L2 holds fewer (512 KiB L2: 64 rows).
   const auto s = plan_of<3>({1000, 1000}, apbt, 8, with_l2(std::size_t(512) << 10));
   EXPECT_EQ(blocks_of_plan(s), (Extents{64, 256}));
-  // A plain transpose's rows stay 1 KiB.
+  // A plain transpose's rows stay 512 bytes.
   EXPECT_EQ(blocks_of_plan(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2())),
-            (Extents{128, 128}));
+            (Extents{256, 64}));
 }
 
 TEST(MakePlan, ColumnSweepsFollowTheL2) {
@@ -840,8 +841,10 @@ TEST(MakePlan, GpuScalePlansLeaveTwoTo17LaneChains) {
 
 TEST(MakePlan, TransposedTileRowsFollowTheL2) {
   using strided::detail::transpose_tile_rows;
-  // Source and destination rows of a tile take at most half the L2, 16 to 128 rows.
-  EXPECT_EQ(transpose_tile_rows(std::size_t(1) << 20, 1024), 128u);
+  // Source and destination rows of a tile take at most half the L2, 16 to 256 rows.
+  EXPECT_EQ(transpose_tile_rows(std::size_t(1) << 20, 512), 256u);
+  EXPECT_EQ(transpose_tile_rows(std::size_t(4) << 20, 512), 256u);
+  EXPECT_EQ(transpose_tile_rows(std::size_t(1) << 20, 1024), 256u);
   EXPECT_EQ(transpose_tile_rows(std::size_t(512) << 10, 1024), 128u);
   EXPECT_EQ(transpose_tile_rows(std::size_t(256) << 10, 1024), 64u);
   EXPECT_EQ(transpose_tile_rows(std::size_t(64) << 10, 1024), 16u);
@@ -851,7 +854,7 @@ TEST(MakePlan, TransposedTileRowsFollowTheL2) {
   EXPECT_EQ(transpose_tile_rows(std::size_t(1) << 40, ~std::size_t(0) / 2 + 1), 16u);
   EXPECT_EQ(transpose_tile_rows(std::size_t(1) << 20, 0), 16u);
   const auto small = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2(256 << 10));
-  EXPECT_EQ(blocks_of_plan(small), (Extents{64, 128}));
+  EXPECT_EQ(blocks_of_plan(small), (Extents{128, 64}));
   expect_visits_match<2>(small, {1000, 1000}, {{1, 1000}, {1000, 1}}, nullptr);
   // Only maps are transposed: a reduction's plan (weight_first_operand off) ignores the L2.
   PlannerOptions reduce_small = with_l2(64 << 10), reduce_large = with_l2(8 << 20);
@@ -889,6 +892,42 @@ TEST(MakePlan, StreamedTransposesWalkTilesAlongTheSource) {
   const auto mixed = plan_of<3>({1000, 1000}, {{1, 1000}, {1, 1000}, {1000, 1}}, 8, streamed);
   EXPECT_EQ(mixed.strategy, Strategy::Transpose);
   EXPECT_FALSE(mixed.custom_walk);
+}
+
+TEST(MakePlan, StreamedCopiesOfWholeRunsReadTheSourceInOrder) {
+  PlannerOptions streamed = with_l2(), cached = with_l2();
+  streamed.stream_bytes = 0;
+  cached.stream_bytes = ~std::size_t(0);
+  // W1.perm0213 in small: runs of 32 f64 (256 bytes) on both sides, the next two axes swapped.
+  // Axes 1.. follow the source's strides, and a tile is one run by the source's next axis, so
+  // the source is read in order and the destination's runs fall where they fall.
+  const Extents e = {8, 16, 16, 32};
+  const StrideSet s = {{8192, 512, 32, 1}, {8192, 32, 512, 1}};
+  const auto p = plan_of<2>(e, s, 8, streamed);
+  EXPECT_EQ(p.strategy, Strategy::Tiled);
+  EXPECT_FALSE(p.custom_walk);
+  EXPECT_EQ(plan_strides(p, 1), (Strides{1, 32, 512, 8192}));
+  EXPECT_EQ(plan_strides(p, 0), (Strides{1, 512, 32, 8192}));
+  EXPECT_EQ(blocks_of_plan(p), (Extents{32, 16, 1, 1}));
+  expect_visits_match<2>(p, e, s, nullptr);
+  // Unstreamed outputs keep the destination's order (its lines stay in cache anyway).
+  EXPECT_EQ(plan_strides(plan_of<2>(e, s, 8, cached), 0), (Strides{1, 32, 512, 8192}));
+  // Runs under 256 bytes keep it too (32 floats: 128 bytes, two lines).
+  EXPECT_EQ(plan_strides(plan_of<2>(e, s, 4, streamed), 0), (Strides{1, 32, 512, 8192}));
+  // A reversed source run (stride -1) and zip maps of several sources keep the plan's order.
+  const StrideSet reversed = {{8192, 512, 32, 1}, {8192, 32, 512, -1}};
+  EXPECT_EQ(plan_strides(plan_of<2>(e, reversed, 8, streamed), 0), (Strides{1, 32, 512, 8192}));
+  const StrideSet zip = {{8192, 512, 32, 1}, {8192, 32, 512, 1}, {8192, 512, 32, 1}};
+  EXPECT_EQ(plan_strides(plan_of<3>(e, zip, 8, streamed), 0), (Strides{1, 32, 512, 8192}));
+  // A long run under a small tile cap: the source's next axis is cut, never the run.
+  PlannerOptions capped = streamed;
+  capped.max_tile_elements = 4096;
+  const Extents wide = {64, 4, 1024};
+  const StrideSet ws = {{4096, 1024, 1}, {1024, 65536, 1}};
+  const auto w = plan_of<2>(wide, ws, 8, capped);
+  EXPECT_EQ(plan_strides(w, 1), (Strides{1, 1024, 65536}));
+  EXPECT_EQ(blocks_of_plan(w), (Extents{1024, 4, 1}));
+  expect_visits_match<2>(w, wide, ws, nullptr);
 }
 
 TEST(Machine, CacheSizesParseAsSysfsWritesThem) {
@@ -1540,7 +1579,7 @@ TEST(Explain, NamesStrategyAndFusedDims) {
   EXPECT_NE(tr.find("strategy transpose"), std::string::npos) << tr;
   EXPECT_NE(tr.find("[1000, 1000]"), std::string::npos) << tr;
   EXPECT_NE(tr.find("operand 1 strides [1000, 1]"), std::string::npos) << tr;
-  EXPECT_NE(tr.find("blocks [128, 128], 64 tiles"), std::string::npos) << tr;
+  EXPECT_NE(tr.find("blocks [256, 64], 64 tiles"), std::string::npos) << tr;
 
   const std::string tiled = describe(plan_of<2>({3, 4, 5, 6}, {{120, 30, 6, 1}, {30, 90, 6, 1}}));
   EXPECT_NE(tiled.find("strategy tiled"), std::string::npos) << tiled;

@@ -5,6 +5,7 @@
 
 #include <complex>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <strided/strided.hpp>
@@ -72,6 +73,30 @@ TYPED_TEST(MapTest, MDRangeTileScheduleGivesTheSameResults) {
                                              {2, 3, 4, 5, 6, 7, 8},
                                              {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}})
     check_copy<double>(TypeParam(), extents, rng, mdrange);
+}
+
+TYPED_TEST(MapTest, StreamedRunsAreReadInTheSourcesOrder) {
+  // Runs of 40 elements on both sides and the next two axes swapped (W1.perm0213 in small),
+  // the destination's runs 43 apart (most start mid-line): a streamed plan reads the source in
+  // its own order and writes each run where it falls.
+  strided::Options streaming = strided::default_options();
+  streaming.planner.stream_bytes = 1024;
+  std::mt19937 rng(21);
+  const std::vector<std::size_t> extents = {40, 12, 10, 6};
+  auto src = random_operand<double>(extents, rng, {false, false, false});
+  strided_test::fill(src.view, 3);
+  const std::vector<std::ptrdiff_t> strides = {1, 430, 43, 430 * 12};
+  std::vector<double> buffer(430 * 12 * 6 + 3, strided_test::sentinel<double>());
+  const strided::StridedView<double> dst(buffer.data(), buffer.size(), extents, strides, 0);
+  const std::string plan = strided::explain(strided::plan(dst, src.view, streaming));
+  EXPECT_NE(plan.find("operand 1 strides [1, 40, 480, 4800]"), std::string::npos) << plan;
+  strided::copy_into(TypeParam(), dst, src.view, streaming);
+  EXPECT_TRUE(strided_test::elements_equal(
+      dst, [&](const std::vector<std::size_t>& i) { return read(src.view, i); }, src.view));
+  // The gaps between the runs keep their sentinel.
+  for (std::size_t r = 0; r < buffer.size(); r += 43)
+    for (std::size_t g = r + 40; g < r + 43 && g < buffer.size(); ++g)
+      EXPECT_EQ(buffer[g], strided_test::sentinel<double>()) << g;
 }
 
 TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {

@@ -121,14 +121,15 @@ inline const MachineInfo& machine() {
 }
 
 /// Rows of the transposed tiles of element-wise plans: with rows of `row_bytes`, a tile's source
-/// and destination rows take at most half the L2, between 16 and 128 rows (1 MiB L2 and 1 KiB
-/// rows: 128 rows; a 256 KiB L2: 64). Unstreamed outputs keep a tile's lines in the L2 while its
-/// bands run; streamed ones need only the source's.
+/// and destination rows take at most half the L2, between 16 and 256 rows (1 MiB L2 and 512-byte
+/// rows: 256 rows; a 256 KiB L2: 128). Unstreamed outputs keep a tile's lines in the L2 while its
+/// bands run; streamed ones need only the source's. More rows make longer destination runs per
+/// tile (256 rows of f64: 2 KiB), which streaming stores write best.
 inline std::size_t transpose_tile_rows(std::size_t l2_bytes, std::size_t row_bytes) {
   const std::size_t budget = l2_bytes / 2 / 2;  // half the L2, source and destination rows
   std::size_t rows = 16;
   // (Divided, not multiplied: row_bytes comes from an option that takes any value.)
-  while (rows < 128 && row_bytes > 0 && rows * 2 <= budget / row_bytes) rows *= 2;
+  while (rows < 256 && row_bytes > 0 && rows * 2 <= budget / row_bytes) rows *= 2;
   return rows;
 }
 

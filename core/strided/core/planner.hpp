@@ -25,8 +25,8 @@ struct PlannerOptions {
   std::size_t cache_line = 64;
   /// Upper bound on a tile, the parallel grain (smaller from 2^22 elements on: tile_grain).
   std::size_t max_tile_elements = 1 << 16;
-  bool weight_first_operand = true;        ///< operand 0 is the output: counted twice in ordering
-  std::size_t transpose_row_bytes = 1024;  ///< transposes: tile rows of this many output bytes
+  bool weight_first_operand = true;       ///< operand 0 is the output: counted twice in ordering
+  std::size_t transpose_row_bytes = 512;  ///< transposes: tile rows of this many output bytes
   std::size_t stream_bytes = std::size_t(16) << 20;  ///< larger outputs use streaming stores
   bool gather = true;  ///< gather short axes of high-rank layouts into table-driven axes
   const std::size_t* block_override = nullptr;  ///< expert: tile extents per fused axis
@@ -504,17 +504,19 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
     // Tiles over the two streaming axes, one element deep elsewhere: source rows of
     // transpose_row_bytes, as many of them as half the L2 holds with their destination rows
     // (transpose_tile_rows). The blocks inside consume whole lines, so a tile is sized for the
-    // L2 and the TLB rather than the L1 (measured: 128 x 128 f64 beats the L1 blocks by 2x).
+    // L2 and the TLB rather than the L1. Short source rows and many of them: a band of blocks
+    // then writes few destination rows at once, each in long runs (docs/performance.md, CPU
+    // pass 7: 8192^2 at 1 thread, 128 x 128 f64 tiles 48% of copy, 256 x 64 69%).
     // Only maps have this strategy: reduction tiles never depend on the machine.
     // When a source streams along axis 0 with the destination (A + B^T), the source that reads
     // across is staged tile by tile (the backends' staged_tile) and the others read the tile's
-    // rows: its rows are twice as long, read in runs the prefetchers follow further
-    // (docs/performance.md, CPU pass 6).
+    // rows: its rows are four times as long (2 KiB), read in runs the prefetchers follow
+    // further (docs/performance.md, CPU passes 6 and 7).
     if (p.strategy == Strategy::Transpose && !opt.block_override && opt.transpose_row_bytes > 0) {
       bool mixed = false;
       for (int k = 1; k < N; ++k) mixed = mixed || magnitude(p.strides[k][0]) == 1;
       const std::size_t source_row_bytes =
-          mixed ? saturating_mul(2, opt.transpose_row_bytes) : opt.transpose_row_bytes;
+          mixed ? saturating_mul(4, opt.transpose_row_bytes) : opt.transpose_row_bytes;
       const std::size_t side = std::max<std::size_t>(16, source_row_bytes / element_size[0]);
       const std::size_t l2 = planner_l2_bytes(opt);
       const std::size_t row_bytes = saturating_mul(side, element_size[0]);
@@ -560,6 +562,45 @@ void walk_along_source(Plan<N>& p, const PlannerOptions& opt) {
   p.custom_walk = true;
 }
 
+/// Shortest destination run (bytes) for which a streamed copy reads its source in order.
+inline constexpr std::size_t SOURCE_ORDER_RUN_BYTES = 256;
+
+/// A streamed copy whose operands share a unit axis 0 but differ beyond it (W1.perm0213: runs
+/// of 512 bytes): reads its source in the source's own order, and the destination takes its
+/// runs, whole lines by non-temporal stores, where they fall. Scattered reads keep the hardware
+/// prefetchers from running ahead; scattered runs of whole lines written by streaming stores
+/// cost nothing extra (measured on an AMD EPYC guest at 1 thread, runs of 512 bytes: 28 GB/s
+/// read scattered and written in order, 55 GB/s read in order and written scattered, 44 GB/s a
+/// contiguous copy). Axes 1.. are sorted by the source's |stride|, and a tile is a whole run of
+/// axis 0 by the source's next axis (capped), so consecutive tiles continue the source.
+/// Only maps stream, so no fold order depends on this.
+template <int N>
+void read_source_in_order(Plan<N>& p, const std::size_t* element_size, const PlannerOptions& opt) {
+  if (N != 2 || opt.block_override || p.strategy != Strategy::Tiled || p.gathered || p.rank < 2)
+    return;
+  if (p.strides[0][0] != 1 || p.strides[1][0] != 1) return;
+  if (saturating_mul(p.dims[0], element_size[0]) < SOURCE_ORDER_RUN_BYTES) return;
+  int order[MAX_PLAN_RANK] = {0};
+  for (int i = 1; i < p.rank; ++i) {  // stable insertion sort of axes 1.. by the source's |stride|
+    int j = i;
+    for (; j > 1 && magnitude(p.strides[1][order[j - 1]]) > magnitude(p.strides[1][i]); --j)
+      order[j] = order[j - 1];
+    order[j] = i;
+  }
+  Plan<N> q = p;
+  for (int j = 0; j < p.rank; ++j) {
+    const int i = order[j];
+    q.dims[j] = p.dims[i];
+    q.first_axis[j] = p.first_axis[i];
+    q.fused_axes[j] = p.fused_axes[i];
+    for (int k = 0; k < N; ++k) q.strides[k][j] = p.strides[k][i];
+    q.blocks[j] = j < 2 ? q.dims[j] : 1;
+  }
+  cap_tile(q, opt.max_tile_elements);
+  count_tiles(q);
+  p = q;
+}
+
 /// Builds the plan for operands that share `extents` (logical rank `rank`, any size), with
 /// `strides[k]` and `element_size[k]` for operand k.
 template <int N>
@@ -571,6 +612,7 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
   p.stream_stores =
       opt.weight_first_operand && saturating_mul(p.count, element_size[0]) >= opt.stream_bytes;
   if (p.stream_stores && p.strategy == Strategy::Transpose) walk_along_source(p, opt);
+  if (p.stream_stores) read_source_in_order(p, element_size, opt);
   return p;
 }
 
