@@ -742,13 +742,17 @@ PlannerOptions with_l2(std::size_t bytes = std::size_t(1) << 20) {
 TEST(MakePlan, TransposesGetTilesOfTransposeRowBytes) {
   const auto p = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2());
   EXPECT_EQ(p.strategy, Strategy::Transpose);
-  // Source rows of 512 bytes of f64, 256 of them (their destination rows are 2 KiB each).
-  EXPECT_EQ(blocks_of_plan(p), (Extents{256, 64}));
-  EXPECT_EQ(p.tile_count, 4u * 16u);
+  // Source rows of about 512 bytes of f64, about 256 of them (their destination rows are 2 KiB
+  // or more), cut evenly: 1000 = 336 + 336 + 328 rows and 13 x 72 + 64 columns.
+  EXPECT_EQ(blocks_of_plan(p), (Extents{336, 72}));
+  EXPECT_EQ(p.tile_count, 3u * 14u);
   expect_visits_match<2>(p, {1000, 1000}, {{1, 1000}, {1000, 1}}, nullptr);
-  // Rows of 512 bytes are 128 floats.
+  // Rows of 512 bytes are 128 floats (cut evenly in lines of 16 floats: 7 x 144 columns).
   const auto f = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 4, with_l2());
-  EXPECT_EQ(blocks_of_plan(f), (Extents{256, 128}));
+  EXPECT_EQ(blocks_of_plan(f), (Extents{336, 144}));
+  // An axis just longer than a block is one piece, not a block and a thin rest (72 = 64 + 8).
+  EXPECT_EQ(blocks_of_plan(plan_of<2>({72, 72}, {{1, 72}, {72, 1}}, 8, with_l2())),
+            (Extents{72, 72}));
   // Axes beyond the two streaming ones are one element deep.
   const auto r = plan_of<2>({64, 4, 4, 64}, {{1, 64, 256, 1024}, {1024, 256, 64, 1}}, 8, with_l2());
   EXPECT_EQ(r.strategy, Strategy::Transpose);
@@ -767,9 +771,9 @@ TEST(MakePlan, TransposesWithASourceAlongTheDestinationReadRowsFourTimesAsLong) 
   // Half as many rows where half the L2 holds fewer (512 KiB L2: 64 rows).
   const auto s = plan_of<3>({1000, 1000}, apbt, 8, with_l2(std::size_t(512) << 10));
   EXPECT_EQ(blocks_of_plan(s), (Extents{64, 256}));
-  // A plain transpose's rows stay 512 bytes.
+  // A plain transpose's rows stay about 512 bytes.
   EXPECT_EQ(blocks_of_plan(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2())),
-            (Extents{256, 64}));
+            (Extents{336, 72}));
 }
 
 TEST(MakePlan, ColumnSweepsFollowTheL2) {
@@ -854,7 +858,7 @@ TEST(MakePlan, TransposedTileRowsFollowTheL2) {
   EXPECT_EQ(transpose_tile_rows(std::size_t(1) << 40, ~std::size_t(0) / 2 + 1), 16u);
   EXPECT_EQ(transpose_tile_rows(std::size_t(1) << 20, 0), 16u);
   const auto small = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2(256 << 10));
-  EXPECT_EQ(blocks_of_plan(small), (Extents{128, 64}));
+  EXPECT_EQ(blocks_of_plan(small), (Extents{144, 72}));
   expect_visits_match<2>(small, {1000, 1000}, {{1, 1000}, {1000, 1}}, nullptr);
   // Only maps are transposed: a reduction's plan (weight_first_operand off) ignores the L2.
   PlannerOptions reduce_small = with_l2(64 << 10), reduce_large = with_l2(8 << 20);
@@ -892,6 +896,34 @@ TEST(MakePlan, StreamedTransposesWalkTilesAlongTheSource) {
   const auto mixed = plan_of<3>({1000, 1000}, {{1, 1000}, {1, 1000}, {1000, 1}}, 8, streamed);
   EXPECT_EQ(mixed.strategy, Strategy::Transpose);
   EXPECT_FALSE(mixed.custom_walk);
+}
+
+TEST(MakePlan, EvenBlocksLeaveNoThinLastPiece) {
+  using strided::detail::even_block;
+  EXPECT_EQ(even_block(72, 64, 8), 72u);     // one piece
+  EXPECT_EQ(even_block(8192, 64, 8), 64u);   // exact
+  EXPECT_EQ(even_block(1000, 64, 8), 72u);   // 15 pieces of 67, in lines of 8: 13 x 72 + 64
+  EXPECT_EQ(even_block(300, 256, 8), 300u);  // never past the axis
+  EXPECT_EQ(even_block(130, 64, 8), 72u);    // 72 + 58, not 64 + 64 + 2
+  EXPECT_EQ(even_block(577, 64, 8), 64u);    // 8 x 72 + 1 would be thinner: plain blocks
+  EXPECT_EQ(even_block(50, 64, 8), 50u);     // shorter than a block: the axis
+  EXPECT_EQ(even_block(7, 0, 8), 1u);        // no block: one element
+  for (const std::size_t multiple : {8u, 16u})
+    for (const std::size_t block : {16u, 64u, 256u})
+      for (std::size_t n = 1; n < 5000; n += 3) {
+        const std::size_t b = even_block(n, block, multiple);
+        ASSERT_GE(b, 1u);
+        ASSERT_LE(b, n);
+        EXPECT_LT(b, 2 * block + multiple) << n;
+        const auto thin = [n](std::size_t size) {  // elements in a last piece under half a block
+          const std::size_t last = n % size;
+          return last != 0 && 2 * last < size ? last : 0;
+        };
+        if (n > block && n < 2 * block) {
+          EXPECT_EQ(thin(b), 0u) << n << " " << block;
+        }
+        EXPECT_LE(thin(b), thin(block)) << n << " " << block;
+      }
 }
 
 TEST(MakePlan, StreamedCopiesOfWholeRunsReadTheSourceInOrder) {
@@ -1579,7 +1611,7 @@ TEST(Explain, NamesStrategyAndFusedDims) {
   EXPECT_NE(tr.find("strategy transpose"), std::string::npos) << tr;
   EXPECT_NE(tr.find("[1000, 1000]"), std::string::npos) << tr;
   EXPECT_NE(tr.find("operand 1 strides [1000, 1]"), std::string::npos) << tr;
-  EXPECT_NE(tr.find("blocks [256, 64], 64 tiles"), std::string::npos) << tr;
+  EXPECT_NE(tr.find("blocks [336, 72], 42 tiles"), std::string::npos) << tr;
 
   const std::string tiled = describe(plan_of<2>({3, 4, 5, 6}, {{120, 30, 6, 1}, {30, 90, 6, 1}}));
   EXPECT_NE(tiled.find("strategy tiled"), std::string::npos) << tiled;

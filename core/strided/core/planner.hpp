@@ -236,7 +236,22 @@ void cap_tile(Plan<N>& p, std::size_t most) {
   }
 }
 
-/// Splits `p.dims[0..rank)` into tiles of `p.blocks` and counts them.
+/// A block of about `block` elements that cuts an axis of `n` into even pieces: as many pieces
+/// as whole blocks fit, each rounded up to `multiple` (a line of elements), where that leaves a
+/// last piece of at least half a block (72 with blocks of 64: one piece of 72, not 64 and 8);
+/// otherwise `block`. Tiles are uniform, so a thin last piece cannot always be avoided, but
+/// never thinner or more often than with `block` itself.
+inline std::size_t even_block(std::size_t n, std::size_t block, std::size_t multiple) {
+  if (block == 0 || n <= block) return std::max<std::size_t>(1, std::min(n, block));
+  multiple = std::max<std::size_t>(1, multiple);
+  const std::size_t pieces = n / block, piece = (n + pieces - 1) / pieces;
+  const std::size_t even = std::min(n, (piece + multiple - 1) / multiple * multiple);
+  const std::size_t last = n % even;
+  return last == 0 || 2 * last >= even ? even : block;
+}
+
+/// Splits `p.dims[0..rank)` into tiles of `p.blocks` and counts them./// Splits `p.dims[0..rank)`
+/// into tiles of `p.blocks` and counts them.
 template <int N>
 void count_tiles(Plan<N>& p) {
   p.tile_count = 1;
@@ -522,6 +537,11 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
       const std::size_t row_bytes = saturating_mul(side, element_size[0]);
       p.blocks[0] = std::min(p.dims[0], transpose_tile_rows(l2, row_bytes));
       p.blocks[1] = std::min(p.dims[1], side);
+      if (!mixed) {  // (A + B^T's tiles must fit the backends' stage)
+        const std::size_t line = std::max<std::size_t>(1, opt.cache_line / element_size[0]);
+        p.blocks[0] = even_block(p.dims[0], p.blocks[0], line);
+        p.blocks[1] = even_block(p.dims[1], p.blocks[1], line);
+      }
       for (int i = 2; i < p.rank; ++i) p.blocks[i] = 1;
       cap_tile(p, opt.max_tile_elements);
       count_tiles(p);
