@@ -250,8 +250,7 @@ inline std::size_t even_block(std::size_t n, std::size_t block, std::size_t mult
   return last == 0 || 2 * last >= even ? even : block;
 }
 
-/// Splits `p.dims[0..rank)` into tiles of `p.blocks` and counts them./// Splits `p.dims[0..rank)`
-/// into tiles of `p.blocks` and counts them.
+/// Splits `p.dims[0..rank)` into tiles of `p.blocks` and counts them.
 template <int N>
 void count_tiles(Plan<N>& p) {
   p.tile_count = 1;
@@ -556,6 +555,18 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
   return p;
 }
 
+/// Axes [first, rank) of `p` in a stable order of operand k's |stride|, smallest first, into
+/// order[first, rank); order[0, first) keeps the plan's axes.
+template <int N>
+void order_by_stride(const Plan<N>& p, int k, int first, int* order) {
+  for (int i = 0; i < p.rank; ++i) {  // stable insertion sort
+    int j = i;
+    for (; j > first && magnitude(p.strides[k][order[j - 1]]) > magnitude(p.strides[k][i]); --j)
+      order[j] = order[j - 1];
+    order[j] = i;
+  }
+}
+
 /// A streamed transpose's tile walk: tile axes by the |stride| of the source that reads across
 /// (unit |stride| on axis 1, as the transpose strategy itself tests), smallest first. Consecutive
 /// tiles then continue that source's rows, which the hardware prefetchers follow, while each
@@ -572,13 +583,9 @@ void walk_along_source(Plan<N>& p, const PlannerOptions& opt) {
     mixed = mixed || magnitude(p.strides[k][0]) == 1;
   }
   if (source < 0 || mixed) return;
-  for (int i = 0; i < p.rank; ++i) {  // stable insertion sort by the source's |stride|
-    int j = i;
-    for (; j > 0 && magnitude(p.strides[source][p.walk[j - 1]]) > magnitude(p.strides[source][i]);
-         --j)
-      p.walk[j] = p.walk[j - 1];
-    p.walk[j] = static_cast<short>(i);
-  }
+  int order[MAX_PLAN_RANK] = {};
+  order_by_stride(p, source, 0, order);
+  for (int i = 0; i < p.rank; ++i) p.walk[i] = static_cast<short>(order[i]);
   p.custom_walk = true;
 }
 
@@ -600,13 +607,8 @@ void read_source_in_order(Plan<N>& p, const std::size_t* element_size, const Pla
     return;
   if (p.strides[0][0] != 1 || p.strides[1][0] != 1) return;
   if (saturating_mul(p.dims[0], element_size[0]) < SOURCE_ORDER_RUN_BYTES) return;
-  int order[MAX_PLAN_RANK] = {0};
-  for (int i = 1; i < p.rank; ++i) {  // stable insertion sort of axes 1.. by the source's |stride|
-    int j = i;
-    for (; j > 1 && magnitude(p.strides[1][order[j - 1]]) > magnitude(p.strides[1][i]); --j)
-      order[j] = order[j - 1];
-    order[j] = i;
-  }
+  int order[MAX_PLAN_RANK] = {};
+  order_by_stride(p, 1, 1, order);
   Plan<N> q = p;
   for (int j = 0; j < p.rank; ++j) {
     const int i = order[j];
