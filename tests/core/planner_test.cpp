@@ -1681,8 +1681,10 @@ TEST(MakePlan, GatheredGroupsTakeADivisorOfAnAxisThatDoesNotFitWhole) {
   }
   EXPECT_EQ(dims_of(p), (Extents{180, 180, 5, 5}));
   expect_visits_match<2>(p, e, {row, reversed});
+  // (Source rows of transpose_row_bytes would be 60 elements here, short of the 64 of 512
+  // bytes: the source keeps its whole-axes group, as below.)
   // A source's unit axis too long for a group (352, as in HPTT's 5-d cases) gives it a run of
-  // its largest divisor within the group: 176 elements.
+  // its largest divisor within the group: 176 elements (44 within 512 bytes, short of 64).
   const Extents h = {48, 28, 352};
   const StrideSet hs = {{1, 48, 1344}, {9856, 352, 1}};
   const auto g = plan_of<2>(h, hs);
@@ -1706,22 +1708,64 @@ TEST(MakePlan, GatheredGroupsTakeADivisorOfAnAxisThatDoesNotFitWhole) {
 
 TEST(MakePlan, TransposesOfShortAxesAreGatheredIntoLongRows) {
   // A row-major output and a column-major source with inner extents 16 and 4: a transpose
-  // whose tiles would have rows of 16 and 4 elements. Gathered, the tile is 256 x 256, rows of
-  // 2 KiB for both operands.
+  // whose tiles would have rows of 16 and 4 elements. Gathered, the tile is 256 x 64: output
+  // rows of 2 KiB, source rows of transpose_row_bytes (512 B).
   const Extents e = {4, 4, 4, 4, 16, 16};
   const Strides row = row_major_strides(e), col = col_major_strides(e);
   const auto p = plan_of<2>(e, {row, col});
   EXPECT_EQ(p.strategy, Strategy::Gather);
   ASSERT_EQ(p.dims[0], 256u);
-  ASSERT_EQ(p.dims[1], 256u);
-  for (int k = 0; k < 256; ++k) {
-    EXPECT_EQ(p.table[0][0][k], k);  // output: contiguous
-    EXPECT_EQ(p.table[1][1][k], k);  // source: contiguous
-  }
-  EXPECT_EQ(p.tile_count, 1u);
+  ASSERT_EQ(p.dims[1], 64u);
+  for (int k = 0; k < 256; ++k) EXPECT_EQ(p.table[0][0][k], k);  // output: contiguous
+  for (int k = 0; k < 64; ++k) EXPECT_EQ(p.table[1][1][k], k);   // source: contiguous
+  EXPECT_EQ(p.tile_count, 4u);
   expect_visits_match<2>(p, e, {row, col});
   // Short inner axes that every operand shares stay a plain (flat or tiled) plan.
   EXPECT_NE(plan_of<2>({3, 4, 30}, {{120, 30, 1}, {30, 90, 1}}).strategy, Strategy::Gather);
+}
+
+TEST(MakePlan, GatheredSourceGroupsTakeRowsOfTransposeRowBytes) {
+  // Rank 16, every extent 2, reversed: 2^16 elements, groups of up to 256. The output's group
+  // takes 256 (2 KiB rows); the source's stops at transpose_row_bytes: 64 doubles, 128 floats,
+  // 128 doubles for rows of 1 KiB.
+  const Extents e(16, 2);
+  const Strides row = row_major_strides(e);
+  const Strides reversed(row.rbegin(), row.rend());
+  const auto p = plan_of<2>(e, {row, reversed});
+  ASSERT_EQ(p.strategy, Strategy::Gather);
+  EXPECT_EQ(p.dims[0], 256u);
+  EXPECT_EQ(p.dims[1], 64u);
+  for (int k = 0; k < 64; ++k) EXPECT_EQ(p.table[1][1][k], k);
+  expect_visits_match<2>(p, e, {row, reversed});
+  EXPECT_EQ(plan_of<2>(e, {row, reversed}, 4).dims[1], 128u);
+  PlannerOptions long_rows;
+  long_rows.transpose_row_bytes = 1024;
+  EXPECT_EQ(plan_of<2>(e, {row, reversed}, 8, long_rows).dims[1], 128u);
+  // A reduction's gathered tiles (its fold order) do not depend on the option.
+  PlannerOptions fold = long_rows;
+  fold.weight_first_operand = false;
+  const auto r = plan_of<2>(e, {row, reversed}, 8, fold);
+  const auto r512 = plan_of<2>(e, {row, reversed}, 8, [] {
+    PlannerOptions o;
+    o.weight_first_operand = false;
+    return o;
+  }());
+  ASSERT_TRUE(r.gathered);
+  EXPECT_EQ(dims_of(r), dims_of(r512));
+  // Streamed, the tiles beyond the block walk by the source's stride: the next tile continues
+  // the source's rows.
+  PlannerOptions streamed;
+  streamed.stream_bytes = 0;
+  const auto w = plan_of<2>(e, {row, reversed}, 8, streamed);
+  ASSERT_TRUE(w.gathered);
+  ASSERT_TRUE(w.custom_walk);
+  ASSERT_GE(w.rank, 4);
+  EXPECT_EQ(w.walk[0], 0);
+  EXPECT_EQ(w.walk[1], 1);
+  for (int k = 3; k < w.rank; ++k)
+    EXPECT_LT(std::abs(w.strides[1][w.walk[k - 1]]), std::abs(w.strides[1][w.walk[k]]));
+  EXPECT_EQ(std::abs(w.strides[1][w.walk[2]]), 64);  // right after the source's group
+  expect_visits_match<2>(w, e, {row, reversed});
 }
 
 }  // namespace

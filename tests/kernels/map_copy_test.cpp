@@ -99,6 +99,31 @@ TYPED_TEST(MapTest, StreamedRunsAreReadInTheSourcesOrder) {
       EXPECT_EQ(buffer[g], strided_test::sentinel<double>()) << g;
 }
 
+TYPED_TEST(MapTest, StreamedGatheredBlocksWalkAlongTheSource) {
+  // Rank 16, every extent 2, the source reversed: gathered blocks of 256 x 64 whose tiles walk
+  // by the source's stride, their source bands prefetched a band ahead.
+  strided::Options streaming = strided::default_options();
+  streaming.planner.stream_bytes = 1024;
+  const std::vector<std::size_t> extents(16, 2);
+  std::vector<std::ptrdiff_t> row(16), reversed(16);
+  for (std::size_t k = 0; k < 16; ++k) row[k] = std::ptrdiff_t(1) << (15 - k);
+  for (std::size_t k = 0; k < 16; ++k) reversed[k] = row[15 - k];
+  std::vector<double> in(std::size_t(1) << 16), out(in.size(), strided_test::sentinel<double>());
+  for (std::size_t e = 0; e < in.size(); ++e) in[e] = 0.5 * static_cast<double>(e) - 7.0;
+  const strided::StridedView<const double> src(in.data(), in.size(), extents, reversed, 0);
+  const strided::StridedView<double> dst(out.data(), out.size(), extents, row, 0);
+  const std::string plan = strided::explain(strided::plan(dst, src, streaming));
+  EXPECT_NE(plan.find("strategy gather"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("blocks [256, 64"), std::string::npos) << plan;
+  strided::copy_into(TypeParam(), dst, src, streaming);
+  // Element e of the output is the source's element at e's bits reversed.
+  for (std::size_t e = 0; e < out.size(); ++e) {
+    std::size_t r = 0;
+    for (std::size_t b = 0; b < 16; ++b) r |= ((e >> b) & 1) << (15 - b);
+    ASSERT_EQ(out[e], in[r]) << e;
+  }
+}
+
 TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
   // Outputs above stream_bytes use non-temporal stores (unit and transposed paths, including
   // unaligned starts): lower the threshold so that test-sized outputs take them.

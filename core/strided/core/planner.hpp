@@ -300,6 +300,10 @@ inline std::size_t largest_divisor_within(std::size_t n, std::size_t most) {
 /// For a transpose, a group whose next axis does not fit whole takes a divisor of it, the rest
 /// of that axis staying a tile axis (HPTT's blocking over two axes per side): 30^5 reversed
 /// gathers groups of 30 x 6 where whole axes give 30, one axis per side.
+/// A transpose's source group is capped like its tiles' source rows (transpose_row_bytes): a
+/// block of 256 destination rows by source runs of 512 bytes, as the blocked transposes take
+/// (docs/performance.md, CPU pass 8: 256 x 256 blocks of a rank-6 reversal ran at 39% of copy
+/// on an AMD EPYC guest, 256 x 64 at 55-62%).
 template <int N>
 void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const PlannerOptions& opt) {
   // Groups of about sqrt(count) elements each at most: a small tensor splits evenly.
@@ -352,20 +356,34 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
   const int src = N > 1 ? 1 : 0;
   const std::size_t src_line = std::max<std::size_t>(1, opt.cache_line / element_size[src]);
   const std::size_t dst_line = std::max<std::size_t>(1, opt.cache_line / element_size[0]);
+  // A transpose's source group takes rows of transpose_row_bytes when whole axes and a divisor
+  // of the next reach that length exactly; otherwise (odd extents: 44 of 352) its whole-axes
+  // group as before (HPTT's 5-d reversal of 352 x 4 x 28 x 28 x 48 ran at 38% of copy in runs
+  // of 44, 60% in runs of 176).
+  const std::size_t row =
+      may_split && opt.transpose_row_bytes > 0
+          ? std::max(GATHER_MIN_RUN, opt.transpose_row_bytes / element_size[src])
+          : 0;
   int g0 = -1, g1 = -1;
-  while (g0 < 0 || g1 < 0) {  // each split adds an axis: at most MAX_PLAN_RANK rounds
-    bool reserved[MAX_PLAN_RANK] = {};
-    for (int i = 0; i < s.rank; ++i) {
-      taken[i] = false;
-      reserved[i] = src != 0 && magnitude(s.strides[src][i]) < src_line &&
-                    magnitude(s.strides[0][i]) >= dst_line;
-      taken[i] = reserved[i];
+  for (int attempt = row > 0 ? 0 : 1; attempt < 2; ++attempt) {
+    s = p;
+    g0 = g1 = -1;
+    while (g0 < 0 || g1 < 0) {  // each split adds an axis: at most MAX_PLAN_RANK rounds
+      bool reserved[MAX_PLAN_RANK] = {};
+      for (int i = 0; i < s.rank; ++i) {
+        taken[i] = false;
+        reserved[i] = src != 0 && magnitude(s.strides[src][i]) < src_line &&
+                      magnitude(s.strides[0][i]) >= dst_line;
+        taken[i] = reserved[i];
+      }
+      g0 = pick(0, most, group0, n0);
+      if (g0 < 0) continue;
+      for (int i = 0; i < s.rank; ++i)
+        if (reserved[i]) taken[i] = false;
+      const std::size_t most1 = std::min(most, opt.max_tile_elements / n0);
+      g1 = pick(src, attempt == 0 ? std::min(most1, row) : most1, group1, n1);
     }
-    g0 = pick(0, most, group0, n0);
-    if (g0 < 0) continue;
-    for (int i = 0; i < s.rank; ++i)
-      if (reserved[i]) taken[i] = false;
-    g1 = pick(src, std::min(most, opt.max_tile_elements / n0), group1, n1);
+    if (attempt == 0 && n1 == row) break;
   }
   if (g0 < 2 || g1 < 1) return;  // nothing short to gather
   p = s;
@@ -573,6 +591,10 @@ void order_by_stride(const Plan<N>& p, int k, int first, int* order) {
 /// destination line is stored whole by one non-temporal store whatever the order. Walking in the
 /// destination's order instead starts H new source rows of one tile width per tile (measured on W3
 /// at 1 thread: 1.5x slower).
+/// A gathered block (one tile) reads its source group along axis 1: its tiles walk the other axes
+/// by the first source's |stride| the same way, so that the next tile continues its rows (rank-6
+/// to rank-24 reversals on an AMD EPYC guest at 1 thread: 47% to 57% of copy with the capped
+/// source group).
 template <int N>
 void walk_along_source(Plan<N>& p, const PlannerOptions& opt) {
   if (opt.block_override || N < 2) return;
@@ -582,9 +604,10 @@ void walk_along_source(Plan<N>& p, const PlannerOptions& opt) {
     if (magnitude(p.strides[k][1]) == 1 && magnitude(p.strides[k][0]) != 1) source = k;
     mixed = mixed || magnitude(p.strides[k][0]) == 1;
   }
+  if (p.gathered) source = 1, mixed = false;  // (the groups were taken for source 1)
   if (source < 0 || mixed) return;
   int order[MAX_PLAN_RANK] = {};
-  order_by_stride(p, source, 0, order);
+  order_by_stride(p, source, p.gathered ? 2 : 0, order);
   for (int i = 0; i < p.rank; ++i) p.walk[i] = static_cast<short>(order[i]);
   p.custom_walk = true;
 }
@@ -633,7 +656,8 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
   // Streaming stores pay only when the output cannot stay in cache.
   p.stream_stores =
       opt.weight_first_operand && saturating_mul(p.count, element_size[0]) >= opt.stream_bytes;
-  if (p.stream_stores && p.strategy == Strategy::Transpose) walk_along_source(p, opt);
+  if (p.stream_stores && (p.strategy == Strategy::Transpose || p.gathered))
+    walk_along_source(p, opt);
   if (p.stream_stores) read_source_in_order(p, element_size, opt);
   return p;
 }

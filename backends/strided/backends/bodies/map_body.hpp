@@ -119,8 +119,8 @@ struct MapBody {
                                                std::index_sequence<I...>) const {
     // B x B blocks as in run_transposed: the sources are read along j (their fast group), the
     // destination written along i (its fast group), each through whole lines.
-    // Sources whose group is one unit-stride run are read as B long streams, which the hardware
-    // prefetchers follow; others (W2: runs of one line) are prefetched by hand below.
+    // Sources whose group is one unit-stride run read B runs per band, their next band's lines
+    // prefetched a band ahead; others (W2: runs of one line) are prefetched blocks ahead.
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     bool scattered = false;
     ((scattered = scattered || !runs_unit(t1[I + 1], n1)), ...);
@@ -152,10 +152,13 @@ struct MapBody {
             for (std::size_t k = 0; aligned && k < B; ++k) aligned = streams_rows(to[k], 0);
             // Gathered source lines lie in no order a hardware prefetcher follows: fetch the
             // lines of the block GATHER_PREFETCH blocks ahead (into the next band at a band's
-            // end) while this one moves (docs/performance.md, CPU pass 5).
+            // end) while this one moves (docs/performance.md, CPU pass 5). Sources read in
+            // runs start B new rows each band, as run_transposed's do: fetch the next band's
+            // lines at j0 (prefetch_next_band; CPU pass 8).
             std::size_t pi = i0, pj = j0 + GATHER_PREFETCH * B;
             if (pj >= n1) pj -= n1, pi += B;
-            if (scattered && pj < n1 && pi + B <= n0)
+            if (!scattered) pi = i0 + B, pj = j0;
+            if (pj < n1 && pi + B <= n0)
               for (std::size_t k = 0; k < B; ++k)
                 (simd::prefetch_rows<1>(
                      get<I>(srcs).ptr + (off[I + 1] + t0[I + 1][pi + k] + t1[I + 1][pj]), 0),
