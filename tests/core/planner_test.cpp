@@ -461,6 +461,12 @@ Strides col_major_strides(const Extents& extents) {
   return s;
 }
 
+/// A row-major output and a source with every axis reversed (the full reversal permutation).
+StrideSet reversal_of(const Extents& extents) {
+  const Strides row = row_major_strides(extents);
+  return {row, Strides(row.rbegin(), row.rend())};
+}
+
 Strides shuffled(Strides s, std::mt19937& rng) {
   std::shuffle(s.begin(), s.end(), rng);
   return s;
@@ -1627,23 +1633,29 @@ TEST(Explain, NamesStrategyAndFusedDims) {
 
 namespace {
 
+/// A gathered plan whose two table axes are n0 contiguous output elements and n1 contiguous
+/// source elements.
+template <int N>
+void expect_contiguous_groups(const Plan<N>& p, std::size_t n0, std::size_t n1) {
+  ASSERT_EQ(p.strategy, Strategy::Gather);
+  ASSERT_TRUE(p.gathered);
+  ASSERT_EQ(p.dims[0], n0);
+  ASSERT_EQ(p.dims[1], n1);
+  for (std::size_t k = 0; k < n0; ++k) EXPECT_EQ(p.table[0][0][k], std::ptrdiff_t(k));  // output
+  for (std::size_t k = 0; k < n1; ++k) EXPECT_EQ(p.table[1][1][k], std::ptrdiff_t(k));  // source
+}
+
 TEST(MakePlan, HighRankReversalIsGatheredIntoTwoTableAxes) {
   // Rank 12, every extent 2, the axes reversed: no two axes fuse for both operands.
   const Extents e(12, 2);
-  const Strides row = row_major_strides(e);
-  const Strides reversed(row.rbegin(), row.rend());
-  const auto p = plan_of<2>(e, {row, reversed});
-  EXPECT_EQ(p.strategy, Strategy::Gather);
-  ASSERT_TRUE(p.gathered);
-  EXPECT_EQ(p.dims[0], 64u);  // six output-fastest axes
-  EXPECT_EQ(p.dims[1], 64u);  // the six axes fastest for the source
-  for (int e0 = 0; e0 < 64; ++e0) EXPECT_EQ(p.table[0][0][e0], e0);  // output: contiguous
-  for (int e1 = 0; e1 < 64; ++e1) EXPECT_EQ(p.table[1][1][e1], e1);  // source: contiguous
+  const StrideSet rev = reversal_of(e);
+  const auto p = plan_of<2>(e, rev);
+  expect_contiguous_groups(p, 64, 64);  // the six output-fastest axes, the six source-fastest
   EXPECT_EQ(p.tile_count, 1u);
-  expect_visits_match<2>(p, e, {row, reversed});
+  expect_visits_match<2>(p, e, rev);
   PlannerOptions off;
   off.gather = false;
-  EXPECT_NE(plan_of<2>(e, {row, reversed}, 8, off).strategy, Strategy::Gather);
+  EXPECT_NE(plan_of<2>(e, rev, 8, off).strategy, Strategy::Gather);
 }
 
 TEST(MakePlan, GatheredSourcesReadWholeLines) {
@@ -1669,18 +1681,11 @@ TEST(MakePlan, GatheredGroupsTakeADivisorOfAnAxisThatDoesNotFitWhole) {
   // takes 6 of the next axis (the largest divisor of 30 within 256 / 30), the other 5 stay a
   // tile axis: groups of 180 contiguous elements on both sides.
   const Extents e(4, 30);
-  const Strides row = row_major_strides(e);
-  const Strides reversed(row.rbegin(), row.rend());
-  const auto p = plan_of<2>(e, {row, reversed});
-  ASSERT_EQ(p.strategy, Strategy::Gather);
-  ASSERT_EQ(p.dims[0], 180u);
-  ASSERT_EQ(p.dims[1], 180u);
-  for (int k = 0; k < 180; ++k) {
-    EXPECT_EQ(p.table[0][0][k], k);  // output: contiguous
-    EXPECT_EQ(p.table[1][1][k], k);  // source: contiguous
-  }
+  const StrideSet rev = reversal_of(e);
+  const auto p = plan_of<2>(e, rev);
+  expect_contiguous_groups(p, 180, 180);
   EXPECT_EQ(dims_of(p), (Extents{180, 180, 5, 5}));
-  expect_visits_match<2>(p, e, {row, reversed});
+  expect_visits_match<2>(p, e, rev);
   // (Source rows of transpose_row_bytes would be 60 elements here, short of the 64 of 512
   // bytes: the source keeps its whole-axes group, as below.)
   // A source's unit axis too long for a group (352, as in HPTT's 5-d cases) gives it a run of
@@ -1701,7 +1706,7 @@ TEST(MakePlan, GatheredGroupsTakeADivisorOfAnAxisThatDoesNotFitWhole) {
   // Only transposes split axes: a reduction's tiles (its fold order) never change this way.
   PlannerOptions fold;
   fold.weight_first_operand = false;
-  const auto r = plan_of<2>(e, {row, reversed}, 8, fold);
+  const auto r = plan_of<2>(e, rev, 8, fold);
   EXPECT_NE(r.strategy, Strategy::Gather);
   EXPECT_EQ(dims_of(r), e);
 }
@@ -1713,11 +1718,7 @@ TEST(MakePlan, TransposesOfShortAxesAreGatheredIntoLongRows) {
   const Extents e = {4, 4, 4, 4, 16, 16};
   const Strides row = row_major_strides(e), col = col_major_strides(e);
   const auto p = plan_of<2>(e, {row, col});
-  EXPECT_EQ(p.strategy, Strategy::Gather);
-  ASSERT_EQ(p.dims[0], 256u);
-  ASSERT_EQ(p.dims[1], 64u);
-  for (int k = 0; k < 256; ++k) EXPECT_EQ(p.table[0][0][k], k);  // output: contiguous
-  for (int k = 0; k < 64; ++k) EXPECT_EQ(p.table[1][1][k], k);   // source: contiguous
+  expect_contiguous_groups(p, 256, 64);
   EXPECT_EQ(p.tile_count, 4u);
   expect_visits_match<2>(p, e, {row, col});
   // Short inner axes that every operand shares stay a plain (flat or tiled) plan.
@@ -1729,23 +1730,19 @@ TEST(MakePlan, GatheredSourceGroupsTakeRowsOfTransposeRowBytes) {
   // takes 256 (2 KiB rows); the source's stops at transpose_row_bytes: 64 doubles, 128 floats,
   // 128 doubles for rows of 1 KiB.
   const Extents e(16, 2);
-  const Strides row = row_major_strides(e);
-  const Strides reversed(row.rbegin(), row.rend());
-  const auto p = plan_of<2>(e, {row, reversed});
-  ASSERT_EQ(p.strategy, Strategy::Gather);
-  EXPECT_EQ(p.dims[0], 256u);
-  EXPECT_EQ(p.dims[1], 64u);
-  for (int k = 0; k < 64; ++k) EXPECT_EQ(p.table[1][1][k], k);
-  expect_visits_match<2>(p, e, {row, reversed});
-  EXPECT_EQ(plan_of<2>(e, {row, reversed}, 4).dims[1], 128u);
+  const StrideSet rev = reversal_of(e);
+  const auto p = plan_of<2>(e, rev);
+  expect_contiguous_groups(p, 256, 64);
+  expect_visits_match<2>(p, e, rev);
+  EXPECT_EQ(plan_of<2>(e, rev, 4).dims[1], 128u);
   PlannerOptions long_rows;
   long_rows.transpose_row_bytes = 1024;
-  EXPECT_EQ(plan_of<2>(e, {row, reversed}, 8, long_rows).dims[1], 128u);
+  EXPECT_EQ(plan_of<2>(e, rev, 8, long_rows).dims[1], 128u);
   // A reduction's gathered tiles (its fold order) do not depend on the option.
   PlannerOptions fold = long_rows;
   fold.weight_first_operand = false;
-  const auto r = plan_of<2>(e, {row, reversed}, 8, fold);
-  const auto r512 = plan_of<2>(e, {row, reversed}, 8, [] {
+  const auto r = plan_of<2>(e, rev, 8, fold);
+  const auto r512 = plan_of<2>(e, rev, 8, [] {
     PlannerOptions o;
     o.weight_first_operand = false;
     return o;
@@ -1756,7 +1753,7 @@ TEST(MakePlan, GatheredSourceGroupsTakeRowsOfTransposeRowBytes) {
   // the source's rows.
   PlannerOptions streamed;
   streamed.stream_bytes = 0;
-  const auto w = plan_of<2>(e, {row, reversed}, 8, streamed);
+  const auto w = plan_of<2>(e, rev, 8, streamed);
   ASSERT_TRUE(w.gathered);
   ASSERT_TRUE(w.custom_walk);
   ASSERT_GE(w.rank, 4);
@@ -1765,7 +1762,7 @@ TEST(MakePlan, GatheredSourceGroupsTakeRowsOfTransposeRowBytes) {
   for (int k = 3; k < w.rank; ++k)
     EXPECT_LT(std::abs(w.strides[1][w.walk[k - 1]]), std::abs(w.strides[1][w.walk[k]]));
   EXPECT_EQ(std::abs(w.strides[1][w.walk[2]]), 64);  // right after the source's group
-  expect_visits_match<2>(w, e, {row, reversed});
+  expect_visits_match<2>(w, e, rev);
 }
 
 }  // namespace
