@@ -87,10 +87,12 @@ struct SymmetrizeBlocks {
   /// transposes where the target has them, their scalar loop elsewhere). Not from the target
   /// flags, so that the tiling is the same in every compilation pass.
   static constexpr bool STAGED = std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
-  /// Staged tiles: 256 x 256, a stage of 256 or 512 KiB in L2. Rows of 2 KiB keep each
-  /// prefetched stream long (W7 was fastest with them of 64, 128 and 256: docs/performance.md,
-  /// CPU pass 3). Other tiles: rows of 1 KiB (four tiles stay in L2).
-  static constexpr std::size_t TILE = STAGED ? 256 : (1024 / sizeof(T) < M ? M : 1024 / sizeof(T));
+  /// Staged tiles: 128 x 128, a stage of 64 or 128 KiB, well inside any L2 of 512 KiB or more
+  /// beside the near tile's rows. Tiles of 64, 128 and 256 ran alike on an Intel Xeon with 2 MiB
+  /// of L2 (docs/performance.md, CPU pass 3); on an AMD EPYC guest with 1 MiB, 256 x 256 (a stage
+  /// of 512 KiB) took 1.4x the time of 128 x 128 (CPU pass 8). Other tiles: rows of 1 KiB (four
+  /// tiles stay in L2).
+  static constexpr std::size_t TILE = STAGED ? 128 : (1024 / sizeof(T) < M ? M : 1024 / sizeof(T));
 
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t item) const {
     const std::size_t ti = item / tiles, tj = item % tiles;
