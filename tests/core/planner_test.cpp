@@ -1580,7 +1580,8 @@ TEST(CombinePairwise, IterativeWalkBuildsTheRecursiveTreeForEveryCount) {
       std::vector<std::string> walked = leaves, recursed = leaves;
       ASSERT_EQ(strided::detail::combine_pairwise_walk(walked.data(), first, first + n, cat), want)
           << "walk: first " << first << ", count " << n;
-      ASSERT_EQ(strided::detail::combine_pairwise_host(recursed.data(), first, n, cat), want)
+      ASSERT_EQ(strided::detail::combine_pairwise_host(recursed.data(), first, first + n, cat),
+                want)
           << "host: first " << first << ", count " << n;
       ASSERT_EQ(combine_copy(leaves, first, first + n, cat), want) << first << " " << n;
     }

@@ -51,22 +51,24 @@ STRIDED_HOST_DEVICE U combine_pairwise_walk(U* partials, std::size_t first, std:
   }
 }
 
-/// The same tree on the host, recursively: a node of 2^k leaves (every node of the GPU-scale
-/// counts, 8192 or 16384 tiles) folds level by level, widths doubling over its first slots, in
-/// plain loops; any other node splits as the tree does. Each node gets the same two operands in
-/// the same order as in the walk, so the bits are the walk's. The walk's data-dependent branches
-/// made the combine a visible part of a GPU-scale sum on the host (docs/performance.md).
+/// The same tree over partials[first, last) on the host, recursively: a node of 2^k leaves (every
+/// node of the GPU-scale counts, 8192 or 16384 tiles) folds level by level, widths doubling over
+/// its first slots, in plain loops; any other node splits as the tree does. Each node gets the same
+/// two operands in the same order as in the walk, so the bits are the walk's. The walk's
+/// data-dependent branches made the combine a visible part of a GPU-scale sum on the host
+/// (docs/performance.md).
 template <class U, class ReduceFn>
-U combine_pairwise_host(U* partials, std::size_t first, std::size_t size, const ReduceFn& red) {
+U combine_pairwise_host(U* partials, std::size_t first, std::size_t last, const ReduceFn& red) {
+  const std::size_t size = last - first;
   if ((size & (size - 1)) == 0) {
     for (std::size_t width = 1; width < size; width *= 2)
-      for (std::size_t i = first; i + width < first + size; i += 2 * width)
+      for (std::size_t i = first; i + width < last; i += 2 * width)
         partials[i] = red(partials[i], partials[i + width]);
     return partials[first];
   }
-  const std::size_t half = size / 2;
-  const U left = combine_pairwise_host(partials, first, half, red);
-  const U right = combine_pairwise_host(partials, first + half, size - half, red);
+  const std::size_t middle = first + size / 2;
+  const U left = combine_pairwise_host(partials, first, middle, red);
+  const U right = combine_pairwise_host(partials, middle, last, red);
   return red(left, right);
 }
 
@@ -78,7 +80,7 @@ STRIDED_HOST_DEVICE U combine_pairwise(U* partials, std::size_t first, std::size
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   return combine_pairwise_walk(partials, first, last, red);
 #else
-  return combine_pairwise_host(partials, first, last - first, red);
+  return combine_pairwise_host(partials, first, last, red);
 #endif
 }
 
