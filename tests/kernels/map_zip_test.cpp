@@ -3,7 +3,9 @@
 // permuted sources.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <complex>
+#include <cstdint>
 #include <random>
 #include <vector>
 
@@ -66,6 +68,56 @@ TYPED_TEST(MapTest, SourcesStreamingAlongDifferentAxes) {
         },
         a.view, b.view.transpose());
   }
+}
+
+TYPED_TEST(MapTest, StreamedSourcesAlongDifferentAxesOnAndOffLines) {
+  // C = A - 2 B^T + F^T with streaming stores into rows of a padded buffer that start on a
+  // cache line, or 8 or 16 bytes after one: each row streams from its first whole store on
+  // (the widest vector the target has) and stores its head plainly; block rows store whole
+  // vectors, 16 bytes at a time where they are only 16-byte aligned, or plainly. Ragged extents
+  // leave partial blocks on both edges; B is read reversed, F is float.
+  strided::Options streaming = strided::default_options();
+  streaming.planner.stream_bytes = 1024;
+  std::mt19937 rng(31);
+  for (const std::size_t shift : {0, 1, 2})
+    for (const auto& shape : std::vector<std::array<std::size_t, 3>>{
+             {203, 157, 160}, {64, 64, 64}, {130, 1000, 1000}, {9, 300, 304}, {300, 262, 264}}) {
+      const std::size_t r = shape[0], c = shape[1], pitch = shape[2];
+      auto a = random_operand<double>({r, c}, rng, {false, false, false});
+      auto b = random_operand<double>({c, r}, rng, {false, false, false});
+      auto f = random_operand<float>({c, r}, rng, {false, false, false});
+      strided_test::fill(a.view, 1);
+      strided_test::fill(b.view, 2);
+      strided_test::fill(f.view, 3);
+      std::vector<double> buffer(r * pitch + 16, strided_test::sentinel<double>());
+      const auto line = reinterpret_cast<std::uintptr_t>(buffer.data()) % 64;
+      double* const base = buffer.data() + (64 - line) % 64 / sizeof(double) + shift;
+      const strided::StridedView<double> out(base, r * pitch, {r, c},
+                                             {static_cast<std::ptrdiff_t>(pitch), 1}, 0);
+      const auto bt = b.view.transpose().reverse(0);
+      const auto ft = f.view.transpose();
+      // Tiles of 256 x 256 exceed the stage: their blocks are staged one by one and stored a
+      // block row at a time.
+      const std::size_t large[] = {256, 256};
+      strided::Options large_tiles = streaming;
+      large_tiles.planner.block_override = large;
+      for (const strided::Options& options : {streaming, large_tiles}) {
+        strided::zip_map_into(
+            TypeParam(), out, [](double x, double y, float z) { return x - 2 * y + z; }, a.view, bt,
+            ft, options);
+        EXPECT_TRUE(strided_test::elements_equal(
+            out,
+            [&](const std::vector<std::size_t>& i) {
+              return read(a.view, i) - 2 * read(bt, i) + read(ft, i);
+            },
+            a.view, bt, ft))
+            << r << " x " << c << ", pitch " << pitch << ", shift " << shift;
+      }
+      // The padding after each row keeps its sentinel.
+      for (std::size_t i = 0; i < r; ++i)
+        for (std::size_t j = c; j < pitch && i * pitch + j < r * pitch; ++j)
+          ASSERT_EQ(base[i * pitch + j], strided_test::sentinel<double>()) << i << ", " << j;
+    }
 }
 
 TYPED_TEST(MapTest, ArithmeticKernels) {

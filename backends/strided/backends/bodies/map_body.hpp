@@ -632,8 +632,8 @@ struct MapBody {
   /// B contiguous destination elements from a block buffer: one line, streamed when asked.
   KOKKOS_FORCEINLINE_FUNCTION void store_row(value_type* d, const value_type* v) const {
     if constexpr (can_stream_v<value_type>) {
-      if (stream && stream_aligned(d)) {
-        for (std::size_t i = 0; i < B; i += stream_width<value_type>) stream_store(d + i, v + i);
+      if (stream) {
+        stream_row<B>(d, v);
         return;
       }
     }

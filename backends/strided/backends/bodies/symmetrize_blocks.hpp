@@ -256,13 +256,9 @@ struct SymmetrizeBlocks {
     pair<true, false, true>(r, c, M, M);
   }
 
-  /// M contiguous elements, streamed when 16-byte aligned.
+  /// M contiguous elements (one line), streamed as far as their alignment allows.
   KOKKOS_FORCEINLINE_FUNCTION static void store_line(T* d, const T* v) {
-    if (stream_aligned(d)) {
-      for (std::size_t k = 0; k < M; k += stream_width<T>) stream_store(d + k, v + k);
-    } else {
-      for (std::size_t k = 0; k < M; ++k) d[k] = v[k];
-    }
+    stream_row<M>(d, v);
   }
 
   KOKKOS_FORCEINLINE_FUNCTION static std::ptrdiff_t at(std::size_t i, std::ptrdiff_t stride) {
