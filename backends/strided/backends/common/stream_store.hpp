@@ -50,6 +50,17 @@ KOKKOS_FORCEINLINE_FUNCTION bool stream_aligned(const T* p) {
   return reinterpret_cast<std::uintptr_t>(p) % STRIDED_STREAM_BYTES == 0;
 }
 
+#if STRIDED_HAVE_STREAM_STORES
+/// Stores the 16 bytes at v to p (16-byte aligned), bypassing the caches; T is float or double.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void stream_store16(T* p, const T* v) {
+  if constexpr (std::is_same_v<T, double>)
+    _mm_stream_pd(p, _mm_loadu_pd(v));
+  else
+    _mm_stream_ps(p, _mm_loadu_ps(v));
+}
+#endif
+
 /// Stores v[0 .. stream_width) at p (stream_aligned), bypassing the caches.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION void stream_store(T* p, const T* v) {
@@ -66,10 +77,8 @@ KOKKOS_FORCEINLINE_FUNCTION void stream_store(T* p, const T* v) {
     _mm256_stream_ps(p, _mm256_loadu_ps(v));
   else
 #elif STRIDED_HAVE_STREAM_STORES
-  if constexpr (std::is_same_v<T, double>)
-    _mm_stream_pd(p, _mm_loadu_pd(v));
-  else if constexpr (std::is_same_v<T, float>)
-    _mm_stream_ps(p, _mm_loadu_ps(v));
+  if constexpr (can_stream_v<T>)
+    stream_store16(p, v);
   else
 #endif
     for (std::size_t k = 0; k < stream_width<T>; ++k) p[k] = v[k];
@@ -87,12 +96,7 @@ KOKKOS_FORCEINLINE_FUNCTION void stream_row(T* d, const T* v) {
       return;
     }
     if (reinterpret_cast<std::uintptr_t>(d) % 16 == 0) {
-      for (std::size_t k = 0; k < N; k += 16 / sizeof(T)) {
-        if constexpr (std::is_same_v<T, double>)
-          _mm_stream_pd(d + k, _mm_loadu_pd(v + k));
-        else
-          _mm_stream_ps(d + k, _mm_loadu_ps(v + k));
-      }
+      for (std::size_t k = 0; k < N; k += 16 / sizeof(T)) stream_store16(d + k, v + k);
       return;
     }
   }
