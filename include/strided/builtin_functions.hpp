@@ -67,6 +67,20 @@ struct ScaleFn {
   }
 };
 
+/// The element functions of the kernels that take one argument after their source.
+template <class A>
+AxpyFn<A> axpy_fn(const A& alpha) {
+  return {alpha};
+}
+template <class A>
+ScaleFn<A> scale_fn(const A& alpha) {
+  return {alpha};
+}
+template <class F>
+const F& user_fn(const F& f) {  // map_into's: the caller's own
+  return f;
+}
+
 template <class U>
 struct Convert {
   template <class T>
@@ -150,6 +164,49 @@ constexpr T highest_value() {
   if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
   return std::numeric_limits<T>::max();
 }
+
+/// The built-in reductions of one source (sum, product, sum_squares, max, min and their _axes
+/// forms): of(), for the source's element type T, gives the map, the fold and its identity.
+template <class MapFn, class ReduceFn, class T>
+struct BuiltinFold {
+  MapFn map_fn;
+  ReduceFn reduce_fn;
+  T init;
+};
+struct SumReduction {
+  template <class T>
+  static BuiltinFold<Convert<T>, Plus, T> of() {
+    return {{}, {}, T(0)};
+  }
+};
+struct ProductReduction {
+  template <class T>
+  static BuiltinFold<Convert<T>, Times, T> of() {
+    return {{}, {}, T(1)};
+  }
+};
+struct SumSquaresReduction {
+  template <class T>
+  static BuiltinFold<Square<T>, Plus, T> of() {
+    static_assert(!is_complex_v<T>,
+                  "strided::sum_squares: for real and integer types (use dot(a.conj(), a))");
+    return {{}, {}, T(0)};
+  }
+};
+struct MaxReduction {
+  template <class T>
+  static BuiltinFold<Convert<T>, Max, T> of() {
+    static_assert(!is_complex_v<T>, "strided::max: complex numbers have no order");
+    return {{}, {}, lowest_value<T>()};
+  }
+};
+struct MinReduction {
+  template <class T>
+  static BuiltinFold<Convert<T>, Min, T> of() {
+    static_assert(!is_complex_v<T>, "strided::min: complex numbers have no order");
+    return {{}, {}, highest_value<T>()};
+  }
+};
 
 }  // namespace strided::detail
 

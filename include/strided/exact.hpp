@@ -180,33 +180,84 @@ constexpr void check_exact_squares() {
                 "strided::sum_squares: for real types (use dot(a.conj(), a, exact))");
 }
 
+/// The exact reductions of one source: the terms each element gives, and the check of its type.
+struct ExactSumOf {
+  template <class S>
+  using terms = sum_terms_t<S>;
+  template <class S>
+  static constexpr void check() {}
+};
+struct ExactSquaresOf {
+  template <class S>
+  using terms = square_terms_t<S>;
+  template <class S>
+  static constexpr void check() {
+    check_exact_squares<S>();
+  }
+};
+
 }  // namespace detail
 
 // ---- full reductions ------------------------------------------------------------------------
 
+// The four forms of an exact reduction NAME of one source (EXACT: ExactSumOf, ExactSquaresOf),
+// written once: on `exec` with options or a kept plan, and the same on the default host instance.
+#define STRIDED_IMPL_EXACT_REDUCTION(NAME, EXACT)                                                \
+  template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>             \
+  auto NAME(const Exec& exec, const S& src, Exact, const Options& options = default_options()) { \
+    EXACT::template check<S>();                                                                  \
+    using R = detail::exact_result_t<Acc, detail::value_of<S>>;                                  \
+    return detail::exact_checked<R, typename EXACT::template terms<S>>(                          \
+        #NAME, detail::labels::NAME##_exact, exec, options, detail::as_view(src));               \
+  }                                                                                              \
+  template <class Acc = void, class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>      \
+  auto NAME(const Exec& exec, const KernelPlan<N>& plan, const S& src, Exact) {                  \
+    EXACT::template check<S>();                                                                  \
+    using R = detail::exact_result_t<Acc, detail::value_of<S>>;                                  \
+    return detail::exact_planned<R, typename EXACT::template terms<S>>(                          \
+        #NAME, detail::labels::NAME##_exact, exec, plan, detail::as_view(src));                  \
+  }                                                                                              \
+  template <class Acc = void, class S, detail::enable_if_operand<S> = 0>                         \
+  auto NAME(const S& src, Exact e, const Options& options = default_options()) {                 \
+    return NAME<Acc>(detail::default_host(), src, e, options);                                   \
+  }                                                                                              \
+  template <class Acc = void, int N, class S>                                                    \
+  auto NAME(const KernelPlan<N>& plan, const S& src, Exact e) {                                  \
+    return NAME<Acc>(detail::default_host(), plan, src, e);                                      \
+  }
+// ... and of an exact axis reduction NAME of one source, each output rounded once to dst's type.
+#define STRIDED_IMPL_EXACT_AXES_REDUCTION(NAME, EXACT)                                      \
+  template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>                 \
+  void NAME(const Exec& exec, const D& dst, const S& src, const AxisList& axes, Exact,      \
+            const Options& options = default_options()) {                                   \
+    EXACT::template check<S>();                                                             \
+    detail::exact_axes_checked<typename EXACT::template terms<S>>(                          \
+        #NAME, detail::labels::NAME##_exact, exec, options, detail::as_view(dst), axes,     \
+        detail::as_view(src));                                                              \
+  }                                                                                         \
+  template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>                 \
+  void NAME(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src, Exact) { \
+    EXACT::template check<S>();                                                             \
+    detail::exact_axes_planned<typename EXACT::template terms<S>>(                          \
+        #NAME, detail::labels::NAME##_exact, exec, plan, detail::as_view(dst),              \
+        detail::as_view(src));                                                              \
+  }                                                                                         \
+  template <class D, class S, detail::enable_if_operand<D> = 0>                             \
+  void NAME(const D& dst, const S& src, const AxisList& axes, Exact e,                      \
+            const Options& options = default_options()) {                                   \
+    NAME(detail::default_host(), dst, src, axes, e, options);                               \
+  }                                                                                         \
+  template <class D, class S>                                                               \
+  void NAME(const AxesPlan<1>& plan, const D& dst, const S& src, Exact e) {                 \
+    NAME(detail::default_host(), plan, dst, src, e);                                        \
+  }
+
 /// The exact sum of op(src[i]), rounded once to Acc (default: the element type).
-template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto sum(const Exec& exec, const S& src, Exact, const Options& options = default_options()) {
-  using R = detail::exact_result_t<Acc, detail::value_of<S>>;
-  const std::string& label = detail::labels::sum_exact;
-  return detail::exact_checked<R, detail::sum_terms_t<S>>("sum", label, exec, options,
-                                                          detail::as_view(src));
-}
-template <class Acc = void, class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
-auto sum(const Exec& exec, const KernelPlan<N>& plan, const S& src, Exact) {
-  using R = detail::exact_result_t<Acc, detail::value_of<S>>;
-  const std::string& label = detail::labels::sum_exact;
-  return detail::exact_planned<R, detail::sum_terms_t<S>>("sum", label, exec, plan,
-                                                          detail::as_view(src));
-}
-template <class Acc = void, class S, detail::enable_if_operand<S> = 0>
-auto sum(const S& src, Exact e, const Options& options = default_options()) {
-  return sum<Acc>(detail::default_host(), src, e, options);
-}
-template <class Acc = void, int N, class S>
-auto sum(const KernelPlan<N>& plan, const S& src, Exact e) {
-  return sum<Acc>(detail::default_host(), plan, src, e);
-}
+STRIDED_IMPL_EXACT_REDUCTION(sum, detail::ExactSumOf)
+
+/// The exact sum of op(src[i])^2 of a real tensor, rounded once to Acc (default: the element
+/// type).
+STRIDED_IMPL_EXACT_REDUCTION(sum_squares, detail::ExactSquaresOf)
 
 /// The exact sum of op(a[i]) * op(b[i]) (no conjugation), every product exact, rounded once to
 /// Acc (default: the product type).
@@ -234,58 +285,10 @@ auto dot(const KernelPlan<N>& plan, const A& a, const B& b, Exact e) {
   return dot<Acc>(detail::default_host(), plan, a, b, e);
 }
 
-/// The exact sum of op(src[i])^2 of a real tensor, rounded once to Acc (default: the element
-/// type).
-template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto sum_squares(const Exec& exec, const S& src, Exact,
-                 const Options& options = default_options()) {
-  detail::check_exact_squares<S>();
-  using R = detail::exact_result_t<Acc, detail::value_of<S>>;
-  const std::string& label = detail::labels::sum_squares_exact;
-  return detail::exact_checked<R, detail::square_terms_t<S>>("sum_squares", label, exec, options,
-                                                             detail::as_view(src));
-}
-template <class Acc = void, class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
-auto sum_squares(const Exec& exec, const KernelPlan<N>& plan, const S& src, Exact) {
-  detail::check_exact_squares<S>();
-  using R = detail::exact_result_t<Acc, detail::value_of<S>>;
-  const std::string& label = detail::labels::sum_squares_exact;
-  return detail::exact_planned<R, detail::square_terms_t<S>>("sum_squares", label, exec, plan,
-                                                             detail::as_view(src));
-}
-template <class Acc = void, class S, detail::enable_if_operand<S> = 0>
-auto sum_squares(const S& src, Exact e, const Options& options = default_options()) {
-  return sum_squares<Acc>(detail::default_host(), src, e, options);
-}
-template <class Acc = void, int N, class S>
-auto sum_squares(const KernelPlan<N>& plan, const S& src, Exact e) {
-  return sum_squares<Acc>(detail::default_host(), plan, src, e);
-}
-
 // ---- axis reductions (each output rounded once to dst's element type) ----------------------
 
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void sum_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes, Exact,
-              const Options& options = default_options()) {
-  const std::string& label = detail::labels::sum_axes_exact;
-  detail::exact_axes_checked<detail::sum_terms_t<S>>(
-      "sum_axes", label, exec, options, detail::as_view(dst), axes, detail::as_view(src));
-}
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void sum_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src, Exact) {
-  const std::string& label = detail::labels::sum_axes_exact;
-  detail::exact_axes_planned<detail::sum_terms_t<S>>("sum_axes", label, exec, plan,
-                                                     detail::as_view(dst), detail::as_view(src));
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void sum_axes(const D& dst, const S& src, const AxisList& axes, Exact e,
-              const Options& options = default_options()) {
-  sum_axes(detail::default_host(), dst, src, axes, e, options);
-}
-template <class D, class S>
-void sum_axes(const AxesPlan<1>& plan, const D& dst, const S& src, Exact e) {
-  sum_axes(detail::default_host(), plan, dst, src, e);
-}
+STRIDED_IMPL_EXACT_AXES_REDUCTION(sum_axes, detail::ExactSumOf)
+STRIDED_IMPL_EXACT_AXES_REDUCTION(sum_squares_axes, detail::ExactSquaresOf)
 
 template <class Exec, class D, class A, class B, detail::enable_if_exec<Exec> = 0>
 void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b, const AxisList& axes, Exact,
@@ -312,31 +315,8 @@ void dot_axes(const AxesPlan<2>& plan, const D& dst, const A& a, const B& b, Exa
   dot_axes(detail::default_host(), plan, dst, a, b, e);
 }
 
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void sum_squares_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes, Exact,
-                      const Options& options = default_options()) {
-  detail::check_exact_squares<S>();
-  const std::string& label = detail::labels::sum_squares_axes_exact;
-  detail::exact_axes_checked<detail::square_terms_t<S>>(
-      "sum_squares_axes", label, exec, options, detail::as_view(dst), axes, detail::as_view(src));
-}
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void sum_squares_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src,
-                      Exact) {
-  detail::check_exact_squares<S>();
-  const std::string& label = detail::labels::sum_squares_axes_exact;
-  detail::exact_axes_planned<detail::square_terms_t<S>>("sum_squares_axes", label, exec, plan,
-                                                        detail::as_view(dst), detail::as_view(src));
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void sum_squares_axes(const D& dst, const S& src, const AxisList& axes, Exact e,
-                      const Options& options = default_options()) {
-  sum_squares_axes(detail::default_host(), dst, src, axes, e, options);
-}
-template <class D, class S>
-void sum_squares_axes(const AxesPlan<1>& plan, const D& dst, const S& src, Exact e) {
-  sum_squares_axes(detail::default_host(), plan, dst, src, e);
-}
+#undef STRIDED_IMPL_EXACT_REDUCTION
+#undef STRIDED_IMPL_EXACT_AXES_REDUCTION
 
 }  // namespace strided
 

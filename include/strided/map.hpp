@@ -197,157 +197,90 @@ void zip_map_into(const KernelPlan<N>& plan, const D& dst, const F& f, const S&.
   zip_map_into(detail::default_host(), plan, dst, f, srcs...);
 }
 
+// The four forms of an element-wise kernel NAME of one source, written once: on `exec` with
+// options or a kept plan, and the same on the default host instance. READS_DST: NAME reads the
+// destination as a first source (its plans are make_plan(dst, dst, src)); FN: its element
+// function. The _ARG form takes one more argument after the source, ARG; FN(ARG) is the function.
+#define STRIDED_IMPL_ELEMENTWISE(NAME, READS_DST, FN)                                           \
+  template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>                     \
+  void NAME(const Exec& exec, const D& dst, const S& src,                                       \
+            const Options& options = default_options()) {                                       \
+    detail::elementwise<READS_DST>(#NAME, detail::labels::NAME, exec, options, dst, src, FN{}); \
+  }                                                                                             \
+  template <class Exec, int N, class D, class S, detail::enable_if_exec<Exec> = 0>              \
+  void NAME(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src) {          \
+    detail::elementwise<READS_DST>(#NAME, detail::labels::NAME, exec, plan, dst, src, FN{});    \
+  }                                                                                             \
+  template <class D, class S, detail::enable_if_operand<D> = 0>                                 \
+  void NAME(const D& dst, const S& src, const Options& options = default_options()) {           \
+    NAME(detail::default_host(), dst, src, options);                                            \
+  }                                                                                             \
+  template <int N, class D, class S>                                                            \
+  void NAME(const KernelPlan<N>& plan, const D& dst, const S& src) {                            \
+    NAME(detail::default_host(), plan, dst, src);                                               \
+  }
+#define STRIDED_IMPL_ELEMENTWISE_ARG(NAME, READS_DST, FN, ARG)                                     \
+  template <class Exec, class D, class S, class A, detail::enable_if_exec<Exec> = 0>               \
+  void NAME(const Exec& exec, const D& dst, const S& src, const A& ARG,                            \
+            const Options& options = default_options()) {                                          \
+    detail::elementwise<READS_DST>(#NAME, detail::labels::NAME, exec, options, dst, src, FN(ARG)); \
+  }                                                                                                \
+  template <class Exec, int N, class D, class S, class A, detail::enable_if_exec<Exec> = 0>        \
+  void NAME(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src,               \
+            const A& ARG) {                                                                        \
+    detail::elementwise<READS_DST>(#NAME, detail::labels::NAME, exec, plan, dst, src, FN(ARG));    \
+  }                                                                                                \
+  template <class D, class S, class A, detail::enable_if_operand<D> = 0>                           \
+  void NAME(const D& dst, const S& src, const A& ARG,                                              \
+            const Options& options = default_options()) {                                          \
+    NAME(detail::default_host(), dst, src, ARG, options);                                          \
+  }                                                                                                \
+  template <int N, class D, class S, class A>                                                      \
+  void NAME(const KernelPlan<N>& plan, const D& dst, const S& src, const A& ARG) {                 \
+    NAME(detail::default_host(), plan, dst, src, ARG);                                             \
+  }
+
 /// dst = conj(op(src)): `copy_conj(d, a.conj())` copies `a`.
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void copy_conj(const Exec& exec, const D& dst, const S& src,
-               const Options& options = default_options()) {
-  const std::string& label = detail::labels::copy_conj;
-  detail::elementwise<false>("copy_conj", label, exec, options, dst, src, detail::ConjFn{});
-}
-template <class Exec, int N, class D, class S, detail::enable_if_exec<Exec> = 0>
-void copy_conj(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src) {
-  const std::string& label = detail::labels::copy_conj;
-  detail::elementwise<false>("copy_conj", label, exec, plan, dst, src, detail::ConjFn{});
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void copy_conj(const D& dst, const S& src, const Options& options = default_options()) {
-  copy_conj(detail::default_host(), dst, src, options);
-}
-template <int N, class D, class S>
-void copy_conj(const KernelPlan<N>& plan, const D& dst, const S& src) {
-  copy_conj(detail::default_host(), plan, dst, src);
-}
+STRIDED_IMPL_ELEMENTWISE(copy_conj, false, detail::ConjFn)
 
 /// dst += op(src).
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void add(const Exec& exec, const D& dst, const S& src, const Options& options = default_options()) {
-  const std::string& label = detail::labels::add;
-  detail::elementwise<true>("add", label, exec, options, dst, src, detail::AddFn{});
-}
-template <class Exec, int N, class D, class S, detail::enable_if_exec<Exec> = 0>
-void add(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src) {
-  const std::string& label = detail::labels::add;
-  detail::elementwise<true>("add", label, exec, plan, dst, src, detail::AddFn{});
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void add(const D& dst, const S& src, const Options& options = default_options()) {
-  add(detail::default_host(), dst, src, options);
-}
-template <int N, class D, class S>
-void add(const KernelPlan<N>& plan, const D& dst, const S& src) {
-  add(detail::default_host(), plan, dst, src);
-}
+STRIDED_IMPL_ELEMENTWISE(add, true, detail::AddFn)
 
 /// dst *= op(src).
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void mul(const Exec& exec, const D& dst, const S& src, const Options& options = default_options()) {
-  const std::string& label = detail::labels::mul;
-  detail::elementwise<true>("mul", label, exec, options, dst, src, detail::MulFn{});
-}
-template <class Exec, int N, class D, class S, detail::enable_if_exec<Exec> = 0>
-void mul(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src) {
-  const std::string& label = detail::labels::mul;
-  detail::elementwise<true>("mul", label, exec, plan, dst, src, detail::MulFn{});
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void mul(const D& dst, const S& src, const Options& options = default_options()) {
-  mul(detail::default_host(), dst, src, options);
-}
-template <int N, class D, class S>
-void mul(const KernelPlan<N>& plan, const D& dst, const S& src) {
-  mul(detail::default_host(), plan, dst, src);
-}
+STRIDED_IMPL_ELEMENTWISE(mul, true, detail::MulFn)
 
 /// dst += alpha * op(src); each product is rounded before the add (no fused multiply-add).
-template <class Exec, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
-void axpy(const Exec& exec, const D& dst, const S& src, const A& alpha,
-          const Options& options = default_options()) {
-  const std::string& label = detail::labels::axpy;
-  detail::elementwise<true>("axpy", label, exec, options, dst, src, detail::AxpyFn<A>{alpha});
-}
-template <class Exec, int N, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
-void axpy(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src, const A& alpha) {
-  const std::string& label = detail::labels::axpy;
-  detail::elementwise<true>("axpy", label, exec, plan, dst, src, detail::AxpyFn<A>{alpha});
-}
-template <class D, class S, class A, detail::enable_if_operand<D> = 0>
-void axpy(const D& dst, const S& src, const A& alpha, const Options& options = default_options()) {
-  axpy(detail::default_host(), dst, src, alpha, options);
-}
-template <int N, class D, class S, class A>
-void axpy(const KernelPlan<N>& plan, const D& dst, const S& src, const A& alpha) {
-  axpy(detail::default_host(), plan, dst, src, alpha);
-}
+STRIDED_IMPL_ELEMENTWISE_ARG(axpy, true, detail::axpy_fn, alpha)
 
 /// dst = alpha * op(src).
-template <class Exec, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
-void copy_scale(const Exec& exec, const D& dst, const S& src, const A& alpha,
-                const Options& options = default_options()) {
-  const std::string& label = detail::labels::copy_scale;
-  detail::elementwise<false>("copy_scale", label, exec, options, dst, src,
-                             detail::ScaleFn<A>{alpha});
-}
-template <class Exec, int N, class D, class S, class A, detail::enable_if_exec<Exec> = 0>
-void copy_scale(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src,
-                const A& alpha) {
-  const std::string& label = detail::labels::copy_scale;
-  detail::elementwise<false>("copy_scale", label, exec, plan, dst, src, detail::ScaleFn<A>{alpha});
-}
-template <class D, class S, class A, detail::enable_if_operand<D> = 0>
-void copy_scale(const D& dst, const S& src, const A& alpha,
-                const Options& options = default_options()) {
-  copy_scale(detail::default_host(), dst, src, alpha, options);
-}
-template <int N, class D, class S, class A>
-void copy_scale(const KernelPlan<N>& plan, const D& dst, const S& src, const A& alpha) {
-  copy_scale(detail::default_host(), plan, dst, src, alpha);
-}
+STRIDED_IMPL_ELEMENTWISE_ARG(copy_scale, false, detail::scale_fn, alpha)
 
 /// dst[i] = f(op(src[i])).
-template <class Exec, class D, class S, class F, detail::enable_if_exec<Exec> = 0>
-void map_into(const Exec& exec, const D& dst, const S& src, const F& f,
-              const Options& options = default_options()) {
-  const std::string& label = detail::labels::map_into;
-  detail::elementwise<false>("map_into", label, exec, options, dst, src, f);
-}
-template <class Exec, int N, class D, class S, class F, detail::enable_if_exec<Exec> = 0>
-void map_into(const Exec& exec, const KernelPlan<N>& plan, const D& dst, const S& src, const F& f) {
-  const std::string& label = detail::labels::map_into;
-  detail::elementwise<false>("map_into", label, exec, plan, dst, src, f);
-}
-template <class D, class S, class F, detail::enable_if_operand<D> = 0>
-void map_into(const D& dst, const S& src, const F& f, const Options& options = default_options()) {
-  map_into(detail::default_host(), dst, src, f, options);
-}
-template <int N, class D, class S, class F>
-void map_into(const KernelPlan<N>& plan, const D& dst, const S& src, const F& f) {
-  map_into(detail::default_host(), plan, dst, src, f);
-}
+STRIDED_IMPL_ELEMENTWISE_ARG(map_into, false, detail::user_fn, f)
+
+#undef STRIDED_IMPL_ELEMENTWISE
+#undef STRIDED_IMPL_ELEMENTWISE_ARG
+
+// symmetrize_into and symmetrize_conj_into (HERMITIAN), on `exec` and on the default host.
+#define STRIDED_IMPL_SYMMETRIZE(NAME, HERMITIAN)                                         \
+  template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>              \
+  void NAME(const Exec& exec, const D& dst, const S& src,                                \
+            const Options& options = default_options()) {                                \
+    detail::symmetrize<HERMITIAN>(#NAME, detail::labels::NAME, exec, options, dst, src); \
+  }                                                                                      \
+  template <class D, class S, detail::enable_if_operand<D> = 0>                          \
+  void NAME(const D& dst, const S& src, const Options& options = default_options()) {    \
+    NAME(detail::default_host(), dst, src, options);                                     \
+  }
 
 /// dst = (op(src) + op(src)^T) / 2 for a square matrix (RankMismatch, NonSquare otherwise); dst
 /// may be src itself. By pairs of 32 x 32 blocks, each source element read once.
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void symmetrize_into(const Exec& exec, const D& dst, const S& src,
-                     const Options& options = default_options()) {
-  const std::string& label = detail::labels::symmetrize_into;
-  detail::symmetrize<false>("symmetrize_into", label, exec, options, dst, src);
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void symmetrize_into(const D& dst, const S& src, const Options& options = default_options()) {
-  symmetrize_into(detail::default_host(), dst, src, options);
-}
+STRIDED_IMPL_SYMMETRIZE(symmetrize_into, false)
 
 /// dst = (op(src) + conj(op(src)^T)) / 2 (the Hermitian part); dst may be src itself.
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void symmetrize_conj_into(const Exec& exec, const D& dst, const S& src,
-                          const Options& options = default_options()) {
-  const std::string& label = detail::labels::symmetrize_conj_into;
-  detail::symmetrize<true>("symmetrize_conj_into", label, exec, options, dst, src);
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void symmetrize_conj_into(const D& dst, const S& src, const Options& options = default_options()) {
-  symmetrize_conj_into(detail::default_host(), dst, src, options);
-}
+STRIDED_IMPL_SYMMETRIZE(symmetrize_conj_into, true)
+
+#undef STRIDED_IMPL_SYMMETRIZE
 
 }  // namespace strided
 

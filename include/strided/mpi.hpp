@@ -259,139 +259,87 @@ using sum_result_t = strided::detail::exact_result_t<Acc, value_of<S>>;
 
 }  // namespace detail
 
+// Each kernel has two forms: on `exec`, and on the default host instance. Macros write them
+// once per kind of kernel: RUN is global_exact (blocking) or global_exact_start (non-blocking),
+// EXACT the terms of the reduction (strided::detail::ExactSumOf, ExactSquaresOf).
+#define STRIDED_IMPL_MPI_EXACT(NAME, EXACT, RUN)                                         \
+  template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>     \
+  auto NAME(const Exec& exec, const S& local, MPI_Comm comm,                             \
+            const Options& options = default_options()) {                                \
+    EXACT::template check<S>();                                                          \
+    return detail::RUN<detail::sum_result_t<Acc, S>, typename EXACT::template terms<S>>( \
+        "mpi::" #NAME, strided::detail::labels::mpi_##NAME, exec, comm, options,         \
+        detail::as_view(local));                                                         \
+  }                                                                                      \
+  template <class Acc = void, class S, detail::enable_if_operand<S> = 0>                 \
+  auto NAME(const S& local, MPI_Comm comm, const Options& options = default_options()) { \
+    return NAME<Acc>(strided::detail::default_host(), local, comm, options);             \
+  }
+// dot and idot: RUN as above.
+#define STRIDED_IMPL_MPI_DOT(NAME, RUN)                                                          \
+  template <class Acc = void, class Exec, class A, class B, detail::enable_if_exec<Exec> = 0>    \
+  auto NAME(const Exec& exec, const A& a, const B& b, MPI_Comm comm,                             \
+            const Options& options = default_options()) {                                        \
+    return detail::RUN<strided::detail::dot_type_t<Acc, A, B>,                                   \
+                       strided::detail::dot_terms_t<A, B>>(                                      \
+        "mpi::" #NAME, strided::detail::labels::mpi_##NAME, exec, comm, options,                 \
+        detail::as_view(a), detail::as_view(b));                                                 \
+  }                                                                                              \
+  template <class Acc = void, class A, class B, detail::enable_if_operand<A> = 0>                \
+  auto NAME(const A& a, const B& b, MPI_Comm comm, const Options& options = default_options()) { \
+    return NAME<Acc>(strided::detail::default_host(), a, b, comm, options);                      \
+  }
+// RUN: global_extreme or global_extreme_start; LOCAL: the full reduction on each rank.
+#define STRIDED_IMPL_MPI_EXTREME(NAME, MERGE, LOCAL, RUN)                                         \
+  template <class Exec, class S, detail::enable_if_exec<Exec> = 0>                                \
+  auto NAME(const Exec& exec, const S& local, MPI_Comm comm,                                      \
+            const Options& options = default_options()) {                                         \
+    strided::detail::check_communicator("mpi::" #NAME, comm);                                     \
+    return detail::RUN<strided::detail::MERGE>("mpi::" #NAME, LOCAL(exec, local, options), comm); \
+  }                                                                                               \
+  template <class S, detail::enable_if_operand<S> = 0>                                            \
+  auto NAME(const S& local, MPI_Comm comm, const Options& options = default_options()) {          \
+    return NAME(strided::detail::default_host(), local, comm, options);                           \
+  }
+#define STRIDED_IMPL_MPI_EXACT_AXES(NAME, EXACT)                                                  \
+  template <class Exec, class D, class S, class Where = AllRanks,                                 \
+            detail::enable_if_exec<Exec> = 0>                                                     \
+  void NAME(const Exec& exec, const D& dst, const S& local, const strided::AxisList& axes,        \
+            MPI_Comm comm, Where where = all_ranks, const Options& options = default_options()) { \
+    EXACT::template check<S>();                                                                   \
+    detail::global_axes<typename EXACT::template terms<S>>(                                       \
+        "mpi::" #NAME, strided::detail::labels::mpi_##NAME, exec, comm, detail::root_of(where),   \
+        options, detail::as_view(dst), axes, detail::as_view(local));                             \
+  }                                                                                               \
+  template <class D, class S, class Where = AllRanks, detail::enable_if_operand<D> = 0>           \
+  void NAME(const D& dst, const S& local, const strided::AxisList& axes, MPI_Comm comm,           \
+            Where where = all_ranks, const Options& options = default_options()) {                \
+    NAME(strided::detail::default_host(), dst, local, axes, comm, where, options);                \
+  }
+
 // ---- full reductions: the result on every rank ---------------------------------------------
 
-template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto sum(const Exec& exec, const S& local, MPI_Comm comm,
-         const Options& options = default_options()) {
-  const std::string& label = strided::detail::labels::mpi_sum;
-  return detail::global_exact<detail::sum_result_t<Acc, S>, strided::detail::sum_terms_t<S>>(
-      "mpi::sum", label, exec, comm, options, detail::as_view(local));
-}
-template <class Acc = void, class Exec, class A, class B, detail::enable_if_exec<Exec> = 0>
-auto dot(const Exec& exec, const A& a, const B& b, MPI_Comm comm,
-         const Options& options = default_options()) {
-  const std::string& label = strided::detail::labels::mpi_dot;
-  return detail::global_exact<strided::detail::dot_type_t<Acc, A, B>,
-                              strided::detail::dot_terms_t<A, B>>(
-      "mpi::dot", label, exec, comm, options, detail::as_view(a), detail::as_view(b));
-}
-template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto sum_squares(const Exec& exec, const S& local, MPI_Comm comm,
-                 const Options& options = default_options()) {
-  strided::detail::check_exact_squares<S>();
-  const std::string& label = strided::detail::labels::mpi_sum_squares;
-  return detail::global_exact<detail::sum_result_t<Acc, S>, strided::detail::square_terms_t<S>>(
-      "mpi::sum_squares", label, exec, comm, options, detail::as_view(local));
-}
-template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto max(const Exec& exec, const S& local, MPI_Comm comm,
-         const Options& options = default_options()) {
-  strided::detail::check_communicator("mpi::max", comm);
-  return detail::global_extreme<strided::detail::MergeMax>(
-      "mpi::max", strided::max(exec, local, options), comm);
-}
-template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto min(const Exec& exec, const S& local, MPI_Comm comm,
-         const Options& options = default_options()) {
-  strided::detail::check_communicator("mpi::min", comm);
-  return detail::global_extreme<strided::detail::MergeMin>(
-      "mpi::min", strided::min(exec, local, options), comm);
-}
+STRIDED_IMPL_MPI_EXACT(sum, strided::detail::ExactSumOf, global_exact)
+STRIDED_IMPL_MPI_EXACT(sum_squares, strided::detail::ExactSquaresOf, global_exact)
+STRIDED_IMPL_MPI_EXTREME(max, MergeMax, strided::max, global_extreme)
+STRIDED_IMPL_MPI_EXTREME(min, MergeMin, strided::min, global_extreme)
 
-template <class Acc = void, class S, detail::enable_if_operand<S> = 0>
-auto sum(const S& local, MPI_Comm comm, const Options& options = default_options()) {
-  return sum<Acc>(strided::detail::default_host(), local, comm, options);
-}
-template <class Acc = void, class A, class B, detail::enable_if_operand<A> = 0>
-auto dot(const A& a, const B& b, MPI_Comm comm, const Options& options = default_options()) {
-  return dot<Acc>(strided::detail::default_host(), a, b, comm, options);
-}
-template <class Acc = void, class S, detail::enable_if_operand<S> = 0>
-auto sum_squares(const S& local, MPI_Comm comm, const Options& options = default_options()) {
-  return sum_squares<Acc>(strided::detail::default_host(), local, comm, options);
-}
-template <class S, detail::enable_if_operand<S> = 0>
-auto max(const S& local, MPI_Comm comm, const Options& options = default_options()) {
-  return max(strided::detail::default_host(), local, comm, options);
-}
-template <class S, detail::enable_if_operand<S> = 0>
-auto min(const S& local, MPI_Comm comm, const Options& options = default_options()) {
-  return min(strided::detail::default_host(), local, comm, options);
-}
+STRIDED_IMPL_MPI_DOT(dot, global_exact)
 
 // ---- non-blocking full reductions ----------------------------------------------------------
 
-template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto isum(const Exec& exec, const S& local, MPI_Comm comm,
-          const Options& options = default_options()) {
-  const std::string& label = strided::detail::labels::mpi_isum;
-  return detail::global_exact_start<detail::sum_result_t<Acc, S>, strided::detail::sum_terms_t<S>>(
-      "mpi::isum", label, exec, comm, options, detail::as_view(local));
-}
-template <class Acc = void, class Exec, class A, class B, detail::enable_if_exec<Exec> = 0>
-auto idot(const Exec& exec, const A& a, const B& b, MPI_Comm comm,
-          const Options& options = default_options()) {
-  const std::string& label = strided::detail::labels::mpi_idot;
-  return detail::global_exact_start<strided::detail::dot_type_t<Acc, A, B>,
-                                    strided::detail::dot_terms_t<A, B>>(
-      "mpi::idot", label, exec, comm, options, detail::as_view(a), detail::as_view(b));
-}
-template <class Acc = void, class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto isum_squares(const Exec& exec, const S& local, MPI_Comm comm,
-                  const Options& options = default_options()) {
-  strided::detail::check_exact_squares<S>();
-  const std::string& label = strided::detail::labels::mpi_isum_squares;
-  return detail::global_exact_start<detail::sum_result_t<Acc, S>,
-                                    strided::detail::square_terms_t<S>>(
-      "mpi::isum_squares", label, exec, comm, options, detail::as_view(local));
-}
-template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto imax(const Exec& exec, const S& local, MPI_Comm comm,
-          const Options& options = default_options()) {
-  strided::detail::check_communicator("mpi::imax", comm);
-  return detail::global_extreme_start<strided::detail::MergeMax>(
-      "mpi::imax", strided::max(exec, local, options), comm);
-}
-template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto imin(const Exec& exec, const S& local, MPI_Comm comm,
-          const Options& options = default_options()) {
-  strided::detail::check_communicator("mpi::imin", comm);
-  return detail::global_extreme_start<strided::detail::MergeMin>(
-      "mpi::imin", strided::min(exec, local, options), comm);
-}
+STRIDED_IMPL_MPI_EXACT(isum, strided::detail::ExactSumOf, global_exact_start)
+STRIDED_IMPL_MPI_EXACT(isum_squares, strided::detail::ExactSquaresOf, global_exact_start)
+STRIDED_IMPL_MPI_EXTREME(imax, MergeMax, strided::max, global_extreme_start)
+STRIDED_IMPL_MPI_EXTREME(imin, MergeMin, strided::min, global_extreme_start)
 
-template <class Acc = void, class S, detail::enable_if_operand<S> = 0>
-auto isum(const S& local, MPI_Comm comm, const Options& options = default_options()) {
-  return isum<Acc>(strided::detail::default_host(), local, comm, options);
-}
-template <class Acc = void, class A, class B, detail::enable_if_operand<A> = 0>
-auto idot(const A& a, const B& b, MPI_Comm comm, const Options& options = default_options()) {
-  return idot<Acc>(strided::detail::default_host(), a, b, comm, options);
-}
-template <class Acc = void, class S, detail::enable_if_operand<S> = 0>
-auto isum_squares(const S& local, MPI_Comm comm, const Options& options = default_options()) {
-  return isum_squares<Acc>(strided::detail::default_host(), local, comm, options);
-}
-template <class S, detail::enable_if_operand<S> = 0>
-auto imax(const S& local, MPI_Comm comm, const Options& options = default_options()) {
-  return imax(strided::detail::default_host(), local, comm, options);
-}
-template <class S, detail::enable_if_operand<S> = 0>
-auto imin(const S& local, MPI_Comm comm, const Options& options = default_options()) {
-  return imin(strided::detail::default_host(), local, comm, options);
-}
+STRIDED_IMPL_MPI_DOT(idot, global_exact_start)
 
 // ---- axis reductions over axes split across ranks ------------------------------------------
 
-template <class Exec, class D, class S, class Where = AllRanks, detail::enable_if_exec<Exec> = 0>
-void sum_axes(const Exec& exec, const D& dst, const S& local, const strided::AxisList& axes,
-              MPI_Comm comm, Where where = all_ranks, const Options& options = default_options()) {
-  const std::string& label = strided::detail::labels::mpi_sum_axes;
-  detail::global_axes<strided::detail::sum_terms_t<S>>(
-      "mpi::sum_axes", label, exec, comm, detail::root_of(where), options, detail::as_view(dst),
-      axes, detail::as_view(local));
-}
+STRIDED_IMPL_MPI_EXACT_AXES(sum_axes, strided::detail::ExactSumOf)
+STRIDED_IMPL_MPI_EXACT_AXES(sum_squares_axes, strided::detail::ExactSquaresOf)
+
 template <class Exec, class D, class A, class B, class Where = AllRanks,
           detail::enable_if_exec<Exec> = 0>
 void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b, const strided::AxisList& axes,
@@ -401,32 +349,16 @@ void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b, const stri
       "mpi::dot_axes", label, exec, comm, detail::root_of(where), options, detail::as_view(dst),
       axes, detail::as_view(a), detail::as_view(b));
 }
-template <class Exec, class D, class S, class Where = AllRanks, detail::enable_if_exec<Exec> = 0>
-void sum_squares_axes(const Exec& exec, const D& dst, const S& local, const strided::AxisList& axes,
-                      MPI_Comm comm, Where where = all_ranks,
-                      const Options& options = default_options()) {
-  strided::detail::check_exact_squares<S>();
-  const std::string& label = strided::detail::labels::mpi_sum_squares_axes;
-  detail::global_axes<strided::detail::square_terms_t<S>>(
-      "mpi::sum_squares_axes", label, exec, comm, detail::root_of(where), options,
-      detail::as_view(dst), axes, detail::as_view(local));
-}
-
-template <class D, class S, class Where = AllRanks, detail::enable_if_operand<D> = 0>
-void sum_axes(const D& dst, const S& local, const strided::AxisList& axes, MPI_Comm comm,
-              Where where = all_ranks, const Options& options = default_options()) {
-  sum_axes(strided::detail::default_host(), dst, local, axes, comm, where, options);
-}
 template <class D, class A, class B, class Where = AllRanks, detail::enable_if_operand<D> = 0>
 void dot_axes(const D& dst, const A& a, const B& b, const strided::AxisList& axes, MPI_Comm comm,
               Where where = all_ranks, const Options& options = default_options()) {
   dot_axes(strided::detail::default_host(), dst, a, b, axes, comm, where, options);
 }
-template <class D, class S, class Where = AllRanks, detail::enable_if_operand<D> = 0>
-void sum_squares_axes(const D& dst, const S& local, const strided::AxisList& axes, MPI_Comm comm,
-                      Where where = all_ranks, const Options& options = default_options()) {
-  sum_squares_axes(strided::detail::default_host(), dst, local, axes, comm, where, options);
-}
+
+#undef STRIDED_IMPL_MPI_EXACT
+#undef STRIDED_IMPL_MPI_DOT
+#undef STRIDED_IMPL_MPI_EXTREME
+#undef STRIDED_IMPL_MPI_EXACT_AXES
 
 }  // namespace strided::mpi
 

@@ -9,9 +9,10 @@
 
 // Full reductions: reduce, zip_reduce, sum, product, sum_squares, max, min, dot. Each checks its
 // operands, then makes one call to the dispatch layer. Bits depend only on the shape, strides,
-// element sizes and planner options (the determinism contract in API.md).
+// element sizes and planner options (the determinism contract: docs/determinism.md).
 //
-// Every kernel has four forms, e.g. sum:
+// Every kernel has four forms (written once for the built-in ones, by
+// STRIDED_IMPL_BUILTIN_REDUCTION), e.g. sum:
 //   sum(exec, src, [options])   on the execution-space instance `exec` (fenced: returns a value)
 //   sum(src, [options])         on the default DefaultHostExecutionSpace instance
 //   sum(exec, plan, src)        a kept plan (make_plan(src)): no planning, O(rank) checks
@@ -75,7 +76,45 @@ using dot_type_t =
     std::conditional_t<std::is_void_v<Acc>,
                        decltype(std::declval<value_of<A>>() * std::declval<value_of<B>>()), Acc>;
 
+/// A built-in reduction (SumReduction, ...) of src, checked against `options` or run by a kept
+/// plan.
+template <class Reduction, class Exec, class SV>
+auto builtin_reduce(const char* function, const std::string& label, const Exec& exec,
+                    const Options& options, const SV& src) {
+  const auto fold = Reduction::template of<typename SV::value_type>();
+  return reduce_checked(function, label, exec, options, fold.map_fn, fold.reduce_fn, fold.init,
+                        src);
+}
+template <class Reduction, class Exec, int N, class SV>
+auto builtin_reduce(const char* function, const std::string& label, const Exec& exec,
+                    const KernelPlan<N>& plan, const SV& src) {
+  const auto fold = Reduction::template of<typename SV::value_type>();
+  return reduce_planned(function, label, exec, plan, fold.map_fn, fold.reduce_fn, fold.init, src);
+}
+
 }  // namespace detail
+
+// The four forms of a built-in full reduction NAME, written once: on `exec` with options or a
+// kept plan, and the same on the default host instance.
+#define STRIDED_IMPL_BUILTIN_REDUCTION(NAME, REDUCTION)                                   \
+  template <class Exec, class S, detail::enable_if_exec<Exec> = 0>                        \
+  auto NAME(const Exec& exec, const S& src, const Options& options = default_options()) { \
+    return detail::builtin_reduce<REDUCTION>(#NAME, detail::labels::NAME, exec, options,  \
+                                             detail::as_view(src));                       \
+  }                                                                                       \
+  template <class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>                 \
+  auto NAME(const Exec& exec, const KernelPlan<N>& plan, const S& src) {                  \
+    return detail::builtin_reduce<REDUCTION>(#NAME, detail::labels::NAME, exec, plan,     \
+                                             detail::as_view(src));                       \
+  }                                                                                       \
+  template <class S, detail::enable_if_operand<S> = 0>                                    \
+  auto NAME(const S& src, const Options& options = default_options()) {                   \
+    return NAME(detail::default_host(), src, options);                                    \
+  }                                                                                       \
+  template <int N, class S>                                                               \
+  auto NAME(const KernelPlan<N>& plan, const S& src) {                                    \
+    return NAME(detail::default_host(), plan, src);                                       \
+  }
 
 /// reduce_fn over map_fn(op(src[i])), in the caller's accumulator type U (the type of init).
 /// reduce_fn must be associative and commutative and init its identity; init enters once.
@@ -135,132 +174,19 @@ U zip_reduce(const KernelPlan<N>& plan, const A& a, const B& b, const MapFn& map
 }
 
 /// Sum of op(src[i]) in the element type; an empty tensor gives 0.
-template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto sum(const Exec& exec, const S& src, const Options& options = default_options()) {
-  using T = detail::value_of<S>;
-  const std::string& label = detail::labels::sum;
-  return detail::reduce_checked("sum", label, exec, options, detail::Convert<T>{}, detail::Plus{},
-                                T(0), detail::as_view(src));
-}
-template <class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
-auto sum(const Exec& exec, const KernelPlan<N>& plan, const S& src) {
-  using T = detail::value_of<S>;
-  const std::string& label = detail::labels::sum;
-  return detail::reduce_planned("sum", label, exec, plan, detail::Convert<T>{}, detail::Plus{},
-                                T(0), detail::as_view(src));
-}
-template <class S, detail::enable_if_operand<S> = 0>
-auto sum(const S& src, const Options& options = default_options()) {
-  return sum(detail::default_host(), src, options);
-}
-template <int N, class S>
-auto sum(const KernelPlan<N>& plan, const S& src) {
-  return sum(detail::default_host(), plan, src);
-}
+STRIDED_IMPL_BUILTIN_REDUCTION(sum, detail::SumReduction)
 
 /// Product of op(src[i]); an empty tensor gives 1.
-template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto product(const Exec& exec, const S& src, const Options& options = default_options()) {
-  using T = detail::value_of<S>;
-  const std::string& label = detail::labels::product;
-  return detail::reduce_checked("product", label, exec, options, detail::Convert<T>{},
-                                detail::Times{}, T(1), detail::as_view(src));
-}
-template <class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
-auto product(const Exec& exec, const KernelPlan<N>& plan, const S& src) {
-  using T = detail::value_of<S>;
-  const std::string& label = detail::labels::product;
-  return detail::reduce_planned("product", label, exec, plan, detail::Convert<T>{}, detail::Times{},
-                                T(1), detail::as_view(src));
-}
-template <class S, detail::enable_if_operand<S> = 0>
-auto product(const S& src, const Options& options = default_options()) {
-  return product(detail::default_host(), src, options);
-}
-template <int N, class S>
-auto product(const KernelPlan<N>& plan, const S& src) {
-  return product(detail::default_host(), plan, src);
-}
+STRIDED_IMPL_BUILTIN_REDUCTION(product, detail::ProductReduction)
 
 /// Sum of squares of a real or integer tensor; each square is rounded before it is added.
-template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto sum_squares(const Exec& exec, const S& src, const Options& options = default_options()) {
-  using T = detail::value_of<S>;
-  static_assert(!detail::is_complex_v<T>,
-                "strided::sum_squares: for real and integer types (use dot(a.conj(), a))");
-  const std::string& label = detail::labels::sum_squares;
-  return detail::reduce_checked("sum_squares", label, exec, options, detail::Square<T>{},
-                                detail::Plus{}, T(0), detail::as_view(src));
-}
-template <class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
-auto sum_squares(const Exec& exec, const KernelPlan<N>& plan, const S& src) {
-  using T = detail::value_of<S>;
-  static_assert(!detail::is_complex_v<T>,
-                "strided::sum_squares: for real and integer types (use dot(a.conj(), a))");
-  const std::string& label = detail::labels::sum_squares;
-  return detail::reduce_planned("sum_squares", label, exec, plan, detail::Square<T>{},
-                                detail::Plus{}, T(0), detail::as_view(src));
-}
-template <class S, detail::enable_if_operand<S> = 0>
-auto sum_squares(const S& src, const Options& options = default_options()) {
-  return sum_squares(detail::default_host(), src, options);
-}
-template <int N, class S>
-auto sum_squares(const KernelPlan<N>& plan, const S& src) {
-  return sum_squares(detail::default_host(), plan, src);
-}
+STRIDED_IMPL_BUILTIN_REDUCTION(sum_squares, detail::SumSquaresReduction)
 
 /// Largest element; NaN propagates; an empty tensor gives -inf (lowest for integers).
-template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto max(const Exec& exec, const S& src, const Options& options = default_options()) {
-  using T = detail::value_of<S>;
-  static_assert(!detail::is_complex_v<T>, "strided::max: complex numbers have no order");
-  const std::string& label = detail::labels::max;
-  return detail::reduce_checked("max", label, exec, options, detail::Convert<T>{}, detail::Max{},
-                                detail::lowest_value<T>(), detail::as_view(src));
-}
-template <class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
-auto max(const Exec& exec, const KernelPlan<N>& plan, const S& src) {
-  using T = detail::value_of<S>;
-  static_assert(!detail::is_complex_v<T>, "strided::max: complex numbers have no order");
-  const std::string& label = detail::labels::max;
-  return detail::reduce_planned("max", label, exec, plan, detail::Convert<T>{}, detail::Max{},
-                                detail::lowest_value<T>(), detail::as_view(src));
-}
-template <class S, detail::enable_if_operand<S> = 0>
-auto max(const S& src, const Options& options = default_options()) {
-  return max(detail::default_host(), src, options);
-}
-template <int N, class S>
-auto max(const KernelPlan<N>& plan, const S& src) {
-  return max(detail::default_host(), plan, src);
-}
+STRIDED_IMPL_BUILTIN_REDUCTION(max, detail::MaxReduction)
 
 /// Smallest element; NaN propagates; an empty tensor gives +inf (highest for integers).
-template <class Exec, class S, detail::enable_if_exec<Exec> = 0>
-auto min(const Exec& exec, const S& src, const Options& options = default_options()) {
-  using T = detail::value_of<S>;
-  static_assert(!detail::is_complex_v<T>, "strided::min: complex numbers have no order");
-  const std::string& label = detail::labels::min;
-  return detail::reduce_checked("min", label, exec, options, detail::Convert<T>{}, detail::Min{},
-                                detail::highest_value<T>(), detail::as_view(src));
-}
-template <class Exec, int N, class S, detail::enable_if_exec<Exec> = 0>
-auto min(const Exec& exec, const KernelPlan<N>& plan, const S& src) {
-  using T = detail::value_of<S>;
-  static_assert(!detail::is_complex_v<T>, "strided::min: complex numbers have no order");
-  const std::string& label = detail::labels::min;
-  return detail::reduce_planned("min", label, exec, plan, detail::Convert<T>{}, detail::Min{},
-                                detail::highest_value<T>(), detail::as_view(src));
-}
-template <class S, detail::enable_if_operand<S> = 0>
-auto min(const S& src, const Options& options = default_options()) {
-  return min(detail::default_host(), src, options);
-}
-template <int N, class S>
-auto min(const KernelPlan<N>& plan, const S& src) {
-  return min(detail::default_host(), plan, src);
-}
+STRIDED_IMPL_BUILTIN_REDUCTION(min, detail::MinReduction)
 
 /// sum(op(a[i]) * op(b[i])) without conjugation (write dot(a.conj(), b) for the Hermitian
 /// form), accumulated in `Acc` (default: the product type), e.g. an f32 dot in f64; each product
@@ -289,6 +215,8 @@ auto dot(const KernelPlan<N>& plan, const A& a, const B& b) {
 }
 
 }  // namespace strided
+
+#undef STRIDED_IMPL_BUILTIN_REDUCTION
 
 #ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_REDUCE
 #undef STRIDED_IMPL_PUBLIC_INCLUDE

@@ -153,6 +153,24 @@ void reduce_axes_planned(const char* function, const std::string& label, const E
            state.copies.get());
 }
 
+/// A built-in reduction (SumReduction, ...) of src over axes, checked against `options` or run
+/// by a kept plan.
+template <class Reduction, class Exec, class DV, class SV>
+void builtin_reduce_axes(const char* function, const std::string& label, const Exec& exec,
+                         const Options& options, const DV& dst, const SV& src,
+                         const IndexList<std::size_t>& axes) {
+  const auto fold = Reduction::template of<typename SV::value_type>();
+  reduce_axes_checked(function, label, exec, options, dst, axes, fold.map_fn, fold.reduce_fn,
+                      fold.init, src);
+}
+template <class Reduction, class Exec, class DV, class SV>
+void builtin_reduce_axes(const char* function, const std::string& label, const Exec& exec,
+                         const AxesPlan<1>& plan, const DV& dst, const SV& src) {
+  const auto fold = Reduction::template of<typename SV::value_type>();
+  reduce_axes_planned(function, label, exec, plan, dst, fold.map_fn, fold.reduce_fn, fold.init,
+                      src);
+}
+
 template <class DV, class... SV>
 auto make_axes_plan_of(const Options& options, const DV& dst, const IndexList<std::size_t>& axes,
                        const SV&... srcs) {
@@ -284,142 +302,37 @@ StridedArray<U> reduce_axis(const S& src, std::size_t axis, const MapFn& map_fn,
   return reduce_axis(detail::default_host(), src, axis, map_fn, reduce_fn, init, options);
 }
 
+// The four forms of a built-in axis reduction NAME, written once: on `exec` with axes and options
+// or a kept plan, and the same on the default host instance.
+#define STRIDED_IMPL_BUILTIN_AXES_REDUCTION(NAME, REDUCTION)                                  \
+  template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>                   \
+  void NAME(const Exec& exec, const D& dst, const S& src, const AxisList& axes,               \
+            const Options& options = default_options()) {                                     \
+    detail::builtin_reduce_axes<REDUCTION>(#NAME, detail::labels::NAME, exec, options,        \
+                                           detail::as_view(dst), detail::as_view(src), axes); \
+  }                                                                                           \
+  template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>                   \
+  void NAME(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src) {          \
+    detail::builtin_reduce_axes<REDUCTION>(#NAME, detail::labels::NAME, exec, plan,           \
+                                           detail::as_view(dst), detail::as_view(src));       \
+  }                                                                                           \
+  template <class D, class S, detail::enable_if_operand<D> = 0>                               \
+  void NAME(const D& dst, const S& src, const AxisList& axes,                                 \
+            const Options& options = default_options()) {                                     \
+    NAME(detail::default_host(), dst, src, axes, options);                                    \
+  }                                                                                           \
+  template <class D, class S>                                                                 \
+  void NAME(const AxesPlan<1>& plan, const D& dst, const S& src) {                            \
+    NAME(detail::default_host(), plan, dst, src);                                             \
+  }
+
 /// The built-in reductions over axes: dst = sum (product, sum of squares, max, min) over `axes`
 /// of op(src), in the element type, with the empty results and NaN rules of the full ones.
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void sum_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes,
-              const Options& options = default_options()) {
-  using T = detail::value_of<S>;
-  const std::string& label = detail::labels::sum_axes;
-  detail::reduce_axes_checked("sum_axes", label, exec, options, detail::as_view(dst), axes,
-                              detail::Convert<T>{}, detail::Plus{}, T(0), detail::as_view(src));
-}
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void sum_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src) {
-  using T = detail::value_of<S>;
-  const std::string& label = detail::labels::sum_axes;
-  detail::reduce_axes_planned("sum_axes", label, exec, plan, detail::as_view(dst),
-                              detail::Convert<T>{}, detail::Plus{}, T(0), detail::as_view(src));
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void sum_axes(const D& dst, const S& src, const AxisList& axes,
-              const Options& options = default_options()) {
-  sum_axes(detail::default_host(), dst, src, axes, options);
-}
-template <class D, class S>
-void sum_axes(const AxesPlan<1>& plan, const D& dst, const S& src) {
-  sum_axes(detail::default_host(), plan, dst, src);
-}
-
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void product_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes,
-                  const Options& options = default_options()) {
-  using T = detail::value_of<S>;
-  const std::string& label = detail::labels::product_axes;
-  detail::reduce_axes_checked("product_axes", label, exec, options, detail::as_view(dst), axes,
-                              detail::Convert<T>{}, detail::Times{}, T(1), detail::as_view(src));
-}
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void product_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src) {
-  using T = detail::value_of<S>;
-  const std::string& label = detail::labels::product_axes;
-  detail::reduce_axes_planned("product_axes", label, exec, plan, detail::as_view(dst),
-                              detail::Convert<T>{}, detail::Times{}, T(1), detail::as_view(src));
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void product_axes(const D& dst, const S& src, const AxisList& axes,
-                  const Options& options = default_options()) {
-  product_axes(detail::default_host(), dst, src, axes, options);
-}
-template <class D, class S>
-void product_axes(const AxesPlan<1>& plan, const D& dst, const S& src) {
-  product_axes(detail::default_host(), plan, dst, src);
-}
-
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void sum_squares_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes,
-                      const Options& options = default_options()) {
-  using T = detail::value_of<S>;
-  static_assert(!detail::is_complex_v<T>, "strided::sum_squares_axes: for real and integer types");
-  const std::string& label = detail::labels::sum_squares_axes;
-  detail::reduce_axes_checked("sum_squares_axes", label, exec, options, detail::as_view(dst), axes,
-                              detail::Square<T>{}, detail::Plus{}, T(0), detail::as_view(src));
-}
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void sum_squares_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src) {
-  using T = detail::value_of<S>;
-  static_assert(!detail::is_complex_v<T>, "strided::sum_squares_axes: for real and integer types");
-  const std::string& label = detail::labels::sum_squares_axes;
-  detail::reduce_axes_planned("sum_squares_axes", label, exec, plan, detail::as_view(dst),
-                              detail::Square<T>{}, detail::Plus{}, T(0), detail::as_view(src));
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void sum_squares_axes(const D& dst, const S& src, const AxisList& axes,
-                      const Options& options = default_options()) {
-  sum_squares_axes(detail::default_host(), dst, src, axes, options);
-}
-template <class D, class S>
-void sum_squares_axes(const AxesPlan<1>& plan, const D& dst, const S& src) {
-  sum_squares_axes(detail::default_host(), plan, dst, src);
-}
-
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void max_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes,
-              const Options& options = default_options()) {
-  using T = detail::value_of<S>;
-  static_assert(!detail::is_complex_v<T>, "strided::max_axes: complex numbers have no order");
-  const std::string& label = detail::labels::max_axes;
-  detail::reduce_axes_checked("max_axes", label, exec, options, detail::as_view(dst), axes,
-                              detail::Convert<T>{}, detail::Max{}, detail::lowest_value<T>(),
-                              detail::as_view(src));
-}
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void max_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src) {
-  using T = detail::value_of<S>;
-  static_assert(!detail::is_complex_v<T>, "strided::max_axes: complex numbers have no order");
-  const std::string& label = detail::labels::max_axes;
-  detail::reduce_axes_planned("max_axes", label, exec, plan, detail::as_view(dst),
-                              detail::Convert<T>{}, detail::Max{}, detail::lowest_value<T>(),
-                              detail::as_view(src));
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void max_axes(const D& dst, const S& src, const AxisList& axes,
-              const Options& options = default_options()) {
-  max_axes(detail::default_host(), dst, src, axes, options);
-}
-template <class D, class S>
-void max_axes(const AxesPlan<1>& plan, const D& dst, const S& src) {
-  max_axes(detail::default_host(), plan, dst, src);
-}
-
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void min_axes(const Exec& exec, const D& dst, const S& src, const AxisList& axes,
-              const Options& options = default_options()) {
-  using T = detail::value_of<S>;
-  static_assert(!detail::is_complex_v<T>, "strided::min_axes: complex numbers have no order");
-  const std::string& label = detail::labels::min_axes;
-  detail::reduce_axes_checked("min_axes", label, exec, options, detail::as_view(dst), axes,
-                              detail::Convert<T>{}, detail::Min{}, detail::highest_value<T>(),
-                              detail::as_view(src));
-}
-template <class Exec, class D, class S, detail::enable_if_exec<Exec> = 0>
-void min_axes(const Exec& exec, const AxesPlan<1>& plan, const D& dst, const S& src) {
-  using T = detail::value_of<S>;
-  static_assert(!detail::is_complex_v<T>, "strided::min_axes: complex numbers have no order");
-  const std::string& label = detail::labels::min_axes;
-  detail::reduce_axes_planned("min_axes", label, exec, plan, detail::as_view(dst),
-                              detail::Convert<T>{}, detail::Min{}, detail::highest_value<T>(),
-                              detail::as_view(src));
-}
-template <class D, class S, detail::enable_if_operand<D> = 0>
-void min_axes(const D& dst, const S& src, const AxisList& axes,
-              const Options& options = default_options()) {
-  min_axes(detail::default_host(), dst, src, axes, options);
-}
-template <class D, class S>
-void min_axes(const AxesPlan<1>& plan, const D& dst, const S& src) {
-  min_axes(detail::default_host(), plan, dst, src);
-}
+STRIDED_IMPL_BUILTIN_AXES_REDUCTION(sum_axes, detail::SumReduction)
+STRIDED_IMPL_BUILTIN_AXES_REDUCTION(product_axes, detail::ProductReduction)
+STRIDED_IMPL_BUILTIN_AXES_REDUCTION(sum_squares_axes, detail::SumSquaresReduction)
+STRIDED_IMPL_BUILTIN_AXES_REDUCTION(max_axes, detail::MaxReduction)
+STRIDED_IMPL_BUILTIN_AXES_REDUCTION(min_axes, detail::MinReduction)
 
 /// dst = sum over `axes` of op(a) * op(b) (no conjugation), in dst's element type; each product
 /// is rounded before it is added.
@@ -451,6 +364,8 @@ void dot_axes(const AxesPlan<2>& plan, const D& dst, const A& a, const B& b) {
 }
 
 }  // namespace strided
+
+#undef STRIDED_IMPL_BUILTIN_AXES_REDUCTION
 
 #ifdef STRIDED_IMPL_PUBLIC_INCLUDE_NOTDEFINED_REDUCE_AXES
 #undef STRIDED_IMPL_PUBLIC_INCLUDE
