@@ -5,10 +5,12 @@
 #   bash cmake/run.sh report [strided-report args]  build (release-perf) and run strided-report
 #   bash cmake/run.sh test                          build and test the openmp and threads presets
 #   bash cmake/run.sh kokkos4                       the tests against Kokkos 4.6.01: Threads (C++17)
-#                                                   and OpenMP (C++20 without deprecated code)
+#                                                   and OpenMP (C++20 without deprecated code,
+#                                                   Debug with AddressSanitizer + UBSan)
 #   bash cmake/run.sh contract                      determinism probe built with -O3 -march=native
 #                                                   -ffp-contract=fast (GCC, Clang) vs the default
 #   bash cmake/run.sh asan                          build and test with AddressSanitizer + UBSan
+#                                                   on Kokkos 3.4 OpenMP (CI runs kokkos4's instead)
 #   bash cmake/run.sh fuzz [SECONDS]                libFuzzer (Clang 14) with ASan+UBSan on the fuzz
 #                                                   program for SECONDS (600), from tests/fuzz/corpus
 #   bash cmake/run.sh fuzz-coverage                 line coverage of include/, core/ and backends/
