@@ -46,15 +46,25 @@ constexpr void check_accessible() {
                 "(copy it with strided::copy_into to an accessible space first)");
 }
 
+/// Out of line: the messages stay off the path of every call (small calls pay for its size).
 template <class A, class B>
-void check_same_shape(const char* function, const A& a, const B& b) {
+[[noreturn]] STRIDED_NOINLINE void shape_mismatch(const char* function, const A& a, const B& b) {
   if (a.rank() != b.rank())
     throw_error(ErrorCode::RankMismatch, function, "operand of rank ", b.rank(),
                 " for a destination of rank ", a.rank());
-  for (std::size_t k = 0; k < a.rank(); ++k)
-    if (a.extent(k) != b.extent(k))
-      throw_error(ErrorCode::ShapeMismatch, function, "extent ", b.extent(k), " on axis ", k,
-                  " where the destination has ", a.extent(k));
+  std::size_t k = 0;
+  while (a.extent(k) == b.extent(k)) ++k;
+  throw_error(ErrorCode::ShapeMismatch, function, "extent ", b.extent(k), " on axis ", k,
+              " where the destination has ", a.extent(k));
+}
+
+/// (A loop, not the extents' operator==: a call of memcmp costs more than rank 1's comparison.)
+template <class A, class B>
+void check_same_shape(const char* function, const A& a, const B& b) {
+  const std::size_t rank = a.rank();
+  bool same = rank == b.rank();
+  for (std::size_t k = 0; same && k < rank; ++k) same = a.extent(k) == b.extent(k);
+  if (!same) shape_mismatch(function, a, b);
 }
 
 template <class V>

@@ -115,7 +115,7 @@ void zip_map_planned(const char* function, const std::string& label, const Exec&
   check_plan(function, p, dst, srcs...);
   const auto& state = p.state();
   if (!state.injective_first) non_injective_plan(function);
-  const bool one_run = state.one_dense && (disjoint_or_same(dst, srcs) && ...);
+  const bool one_run = state.one_dense && (disjoint_or_same(dst, srcs, state.plan.count) && ...);
   if (!one_run) check_no_overlaps(function, dst, srcs...);
   run_map(exec, state.plan, map_body(dst, f, srcs...), state.options, label, state.copies.get(),
           one_run);

@@ -65,7 +65,7 @@ bool run_map_inline(const Exec& exec, const Options& options, const Body& body, 
   const std::size_t count = dst.size();
   // The cheap test first: the layouts' are O(rank).
   if (route(exec, options, CallFacts{count, 0, 1, true}) != Route::OneRun ||
-      !one_dense_layout(dst, srcs...) || !(disjoint_or_same(dst, srcs) && ...))
+      !one_dense_layout(dst, srcs...) || !(disjoint_or_same(dst, srcs, count) && ...))
     return false;
   walk_one_run<1 + static_cast<int>(sizeof...(SV))>(body, count);
   return true;
