@@ -9,12 +9,12 @@
 #include <cstddef>
 
 #include "strided/backends/bodies/reduce_body.hpp"
+#include "strided/backends/common/lanes.hpp"
 #include "strided/backends/common/team_tile.hpp"
 #include "strided/backends/common/tile_walk.hpp"
 #include "strided/backends/host/thread_stage.hpp"
 #include "strided/backends/host/vector_width.hpp"
 #include "strided/core/axes_plan.hpp"
-#include "strided/core/combine.hpp"
 #include "strided/core/machine.hpp"
 
 namespace strided::detail {
@@ -53,7 +53,7 @@ KOKKOS_INLINE_FUNCTION auto fold_sub_tensor(const Plan<S>& sub, const Fold& fold
     partials[t] = local.result();
   });
 #endif
-  return combine_pairwise(partials, 0, sub.tile_count, fold.reduce_fn);
+  return FoldRule::tile_tree(partials, 0, sub.tile_count, fold.reduce_fn);
 }
 
 /// Body over the outputs (operand 0 = destination, operands 1..S = the sources' kept strides):
@@ -125,8 +125,8 @@ struct AxisBody {
   }
 
   /// Outputs i0 .. i0+width-1 (width <= band), rows outer: each row of the band is read once,
-  /// in order. Each output has its own Lanes on its single run (element r to lane
-  /// Lanes::of(r), the first 16 seed them, then Lanes::combine): the bits of the plain fold.
+  /// in order. Each output's lanes take its single run by the FoldRule (element r to lane
+  /// lane_of(r), the first seeds(n) seed them, then the lane tree): the bits of the plain fold.
   /// The lanes sit in a per-thread stage in the L2, lane-major so that the loops over outputs
   /// vectorize; a band is as wide as the L2 allows (axis_sweep_outputs), so rows are read whole.
   KOKKOS_INLINE_FUNCTION void sweep(const std::ptrdiff_t* off, std::ptrdiff_t i0, std::size_t width,
@@ -134,14 +134,13 @@ struct AxisBody {
                                     const std::ptrdiff_t* s1) const {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     const Plan<S>& sub = *plan;
-    using Order = Lanes<U, decltype(fold.reduce_fn)>;
-    constexpr int L = REDUCE_LANES;
+    constexpr int L = FoldRule::LANES;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(sub.dims[0]), step = sub.strides[0][0];
     const std::ptrdiff_t base = off[1] + i0 + jj * s1[1];
     const auto& src = get<0>(fold.srcs);
     U* const lanes = thread_stage<U, L * axis_sweep_most(sizeof(U)), 1>();
     auto lane = [&](std::ptrdiff_t l) { return lanes + static_cast<std::size_t>(l) * width; };
-    const std::ptrdiff_t seed = n < L ? n : L;
+    const std::ptrdiff_t seed = FoldRule::seeds(n);
     for (std::ptrdiff_t r = 0; r < seed; ++r)
       for (std::size_t o = 0; o < width; ++o)
         lane(r)[o] = fold.map_fn(src.read(base + r * step + static_cast<std::ptrdiff_t>(o)));
@@ -169,15 +168,15 @@ struct AxisBody {
           }
         }
     for (; r < n; ++r) {
-      U* const out = lane(static_cast<std::ptrdiff_t>(Order::of(static_cast<std::size_t>(r))));
+      U* const out = lane(FoldRule::lane_of(static_cast<std::size_t>(r)));
       const std::ptrdiff_t row = base + r * step;
       for (std::size_t o = 0; o < width; ++o)
         out[o] =
             fold.reduce_fn(out[o], fold.map_fn(src.read(row + static_cast<std::ptrdiff_t>(o))));
     }
     for (std::size_t o = 0; o < width; ++o) {
-      Order::combine(static_cast<int>(seed), fold.reduce_fn,
-                     [&](int l) -> U& { return lane(l)[o]; });
+      FoldRule::lane_tree(static_cast<int>(seed), fold.reduce_fn,
+                          [&](int l) -> U& { return lane(l)[o]; });
       store(off[0] + (i0 + static_cast<std::ptrdiff_t>(o)) * s0[0] + jj * s1[0],
             fold.reduce_fn(init, lane(0)[o]));
     }
@@ -187,13 +186,12 @@ struct AxisBody {
   }
 
   /// Outputs i0 .. i0+AXIS_ROWS-1, each folding its own unit-stride run of the sub-plan, the
-  /// runs read side by side. Each output's lanes take its run exactly as Lanes::run does (the
-  /// first 16 elements seed them, element r goes to lane r % 16, then Lanes::combine): the bits
-  /// of the plain fold.
+  /// runs read side by side. Each output's lanes take its run by the FoldRule, as Lanes::run
+  /// does (the first seeds(n) elements seed them, element r goes to lane lane_of(r), then the
+  /// lane tree): the bits of the plain fold.
   KOKKOS_INLINE_FUNCTION void rows(const std::ptrdiff_t* off, std::ptrdiff_t i0, std::ptrdiff_t jj,
                                    const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
-    using Order = Lanes<U, decltype(fold.reduce_fn)>;
-    constexpr int L = REDUCE_LANES;
+    constexpr int L = FoldRule::LANES;
     constexpr std::size_t R = AXIS_ROWS;
     constexpr std::ptrdiff_t CHUNK = 2048 / sizeof(U) < L ? L : 2048 / sizeof(U) / L * L;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(plan->dims[0]);
@@ -204,7 +202,7 @@ struct AxisBody {
       run[k] = Src{get<0>(fold.srcs).ptr + off[1] + (i0 + static_cast<std::ptrdiff_t>(k)) * s0[1] +
                    jj * s1[1]};
     U acc[R][L];
-    const std::ptrdiff_t seed = n < L ? n : L;
+    const std::ptrdiff_t seed = FoldRule::seeds(n);
     for (std::size_t k = 0; k < R; ++k)
       for (std::ptrdiff_t r = 0; r < seed; ++r) acc[k][r] = fold.map_fn(run[k].read(r));
     std::ptrdiff_t r = seed;
@@ -228,12 +226,12 @@ struct AxisBody {
       }
     for (; r < n; ++r)
       for (std::size_t k = 0; k < R; ++k) {
-        U& lane = acc[k][Order::of(static_cast<std::size_t>(r))];
+        U& lane = acc[k][FoldRule::lane_of(static_cast<std::size_t>(r))];
         lane = fold.reduce_fn(lane, fold.map_fn(run[k].read(r)));
       }
     for (std::size_t k = 0; k < R; ++k) {
-      Order::combine(static_cast<int>(seed), fold.reduce_fn,
-                     [&](int l) -> U& { return acc[k][l]; });
+      FoldRule::lane_tree(static_cast<int>(seed), fold.reduce_fn,
+                          [&](int l) -> U& { return acc[k][l]; });
       store(off[0] + (i0 + static_cast<std::ptrdiff_t>(k)) * s0[0] + jj * s1[0],
             fold.reduce_fn(init, acc[k][0]));
     }
@@ -300,9 +298,10 @@ struct CombineOutputs {
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t o) const {
     std::ptrdiff_t off[S + 1];
     outputs->offsets(o, off);
-    const U v = tiles == 0
-                    ? init
-                    : reduce_fn(init, combine_pairwise(partials + o * tiles, 0, tiles, reduce_fn));
+    const U v =
+        tiles == 0
+            ? init
+            : reduce_fn(init, FoldRule::tile_tree(partials + o * tiles, 0, tiles, reduce_fn));
     dst.store(off[0], v);
   }
 };

@@ -7,8 +7,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "strided/backends/common/lanes.hpp"
 #include "strided/base/compat.hpp"
-#include "strided/core/combine.hpp"
 
 namespace strided::detail {
 
@@ -19,7 +19,7 @@ auto combine_partials(const Exec& exec, const Partials& partials, const ReduceFn
   auto host = Kokkos::create_mirror_view(Kokkos::HostSpace(), partials);
   Kokkos::deep_copy(exec, host, partials);
   compat::fence(exec, "strided::reduce: partials on the host");
-  return combine_pairwise(host.data(), 0, host.extent(0), red);
+  return FoldRule::tile_tree(host.data(), 0, host.extent(0), red);
 }
 
 }  // namespace strided::detail

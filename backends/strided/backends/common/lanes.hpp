@@ -5,30 +5,74 @@
 #error "strided: internal header; include <strided/strided.hpp> (or a public header) instead"
 #endif
 
-// The fold order of every reduction, defined once: the library's reproducibility promise. Host
-// tiles (TileFold), the host column sweep of axis reductions (AxisBody::sweep) and the device
-// lanes (LaneFold, TeamFold) all follow it, and tests compare their bits.
+// The fold rule of every reduction, defined once (FoldRule): the library's reproducibility
+// promise. Host tiles (TileFold's Lanes), the host sweeps of axis reductions (AxisBody::sweep and
+// ::rows), the device lanes (LaneFold, TeamFold) and every combine of tile partials follow it;
+// tests compare their bits.
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+
+#include "strided/core/combine.hpp"
 
 namespace strided::detail {
 
 /// Lanes of every in-tile fold.
 inline constexpr int REDUCE_LANES = 16;
 
-/// 16 accumulators of one tile. Runs are folded in the plan's order; element i of a run goes to
-/// lane i % 16; a lane's first element seeds it (lanes are seeded in order, so the seeded ones
-/// are always [0, seeded)); at the end the seeded lanes combine in a fixed pairwise tree.
+/// How a reduction folds, whatever loops carry it out:
+/// - a tile's runs are folded in the plan's order, and element i of a run goes to lane
+///   lane_of(i);
+/// - a lane's first element seeds it (seed_or_fold); since every run starts at lane 0, the
+///   seeded lanes are always [0, seeded), and a run of n elements alone seeds seeds(n) of them;
+/// - the seeded lanes combine in the lane tree (widths doubling), and a tile's value is lane 0;
+/// - tile partials combine in the tile tree (halves: combine_pairwise, core/combine.hpp).
+/// The two trees differ on purpose: the lane tree is a GPU team's shuffle pattern over 16 lanes,
+/// the tile tree splits any count of tiles the same way on every backend (docs/determinism.md).
+struct FoldRule {
+  static constexpr int LANES = REDUCE_LANES;
+
+  /// The lane of element i of a run.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int lane_of(std::size_t i) {
+    return static_cast<int>(i % LANES);
+  }
+
+  /// The lanes a single run of n elements seeds.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr std::ptrdiff_t seeds(std::ptrdiff_t n) {
+    return n < LANES ? n : LANES;
+  }
+
+  /// A lane's next element v: its seed when the lane has none yet, else folded into it.
+  template <class U, class ReduceFn>
+  KOKKOS_FORCEINLINE_FUNCTION static U seed_or_fold(bool seeded, const U& lane, const U& v,
+                                                    const ReduceFn& reduce_fn) {
+    return seeded ? reduce_fn(lane, v) : v;
+  }
+
+  /// The lane tree over lanes [0, seeded) in place, widths doubling: lane(0) ends with the
+  /// tile's value. `lane(l)` returns lane l's accumulator by reference, wherever the lanes live
+  /// (registers, team scratch, one column of a sweep).
+  template <class ReduceFn, class LaneRef>
+  KOKKOS_FORCEINLINE_FUNCTION static void lane_tree(int seeded, const ReduceFn& reduce_fn,
+                                                    const LaneRef& lane) {
+    for (int width = 1; width < seeded; width *= 2)
+      for (int l = 0; l + width < seeded; l += 2 * width)
+        lane(l) = reduce_fn(lane(l), lane(l + width));
+  }
+
+  /// The tile tree over partials[first, last), in place (last > first).
+  template <class U, class ReduceFn>
+  KOKKOS_FORCEINLINE_FUNCTION static U tile_tree(U* partials, std::size_t first, std::size_t last,
+                                                 const ReduceFn& reduce_fn) {
+    return combine_pairwise(partials, first, last, reduce_fn);
+  }
+};
+
+/// The 16 accumulators of one tile, fed run by run by FoldRule.
 template <class U, class ReduceFn>
 struct Lanes {
   U lane[REDUCE_LANES];
   int seeded = 0;
-
-  /// Element i of the current run: the lane it goes to.
-  KOKKOS_FORCEINLINE_FUNCTION static int of(std::size_t i) {
-    return static_cast<int>(i % REDUCE_LANES);
-  }
 
   /// Folds one run of n elements; x(i) is the mapped element i. Forced inline: the 16-lane body
   /// must land in the caller's loop nest to vectorize.
@@ -58,8 +102,7 @@ struct Lanes {
       i = REDUCE_LANES;
     } else if (seeded < REDUCE_LANES) {
       for (; i < n && i < REDUCE_LANES; ++i) {
-        const U v = x(i);
-        lane[i] = i < seeded ? reduce_fn(lane[i], v) : v;
+        lane[i] = FoldRule::seed_or_fold(i < seeded, lane[i], x(i), reduce_fn);
       }
       if (i > seeded) seeded = static_cast<int>(i);
     }
@@ -76,7 +119,7 @@ struct Lanes {
       for (int l = 0; l < REDUCE_LANES; ++l) lane[l] = acc[l];
     }
     for (; i < n; ++i) {
-      const int l = of(static_cast<std::size_t>(i));
+      const int l = FoldRule::lane_of(static_cast<std::size_t>(i));
       lane[l] = reduce_fn(lane[l], x(i));
     }
   }
@@ -86,22 +129,10 @@ struct Lanes {
   KOKKOS_INLINE_FUNCTION U result(const ReduceFn& reduce_fn) {
     const auto at = [this](int l) -> U& { return lane[l]; };
     if (seeded == REDUCE_LANES)
-      combine(REDUCE_LANES, reduce_fn, at);
+      FoldRule::lane_tree(REDUCE_LANES, reduce_fn, at);
     else
-      combine(seeded, reduce_fn, at);
+      FoldRule::lane_tree(seeded, reduce_fn, at);
     return lane[0];
-  }
-
-  /// The lane tree over lanes [0, seeded) in place, widths doubling (docs/determinism.md; the
-  /// tile partials use the other tree, combine_pairwise): lane(0) ends with the result. `lane(l)`
-  /// returns lane l's accumulator by reference, wherever the lanes live (registers, team
-  /// scratch, one column of a sweep).
-  template <class LaneRef>
-  KOKKOS_FORCEINLINE_FUNCTION static void combine(int seeded, const ReduceFn& reduce_fn,
-                                                  const LaneRef& lane) {
-    for (int width = 1; width < seeded; width *= 2)
-      for (int l = 0; l + width < seeded; l += 2 * width)
-        lane(l) = reduce_fn(lane(l), lane(l + width));
   }
 };
 

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "strided/backends/bodies/map_body.hpp"
+#include "strided/backends/common/lanes.hpp"
 #include "strided/backends/common/workspace.hpp"
 #include "strided/backends/team/team_fold.hpp"
 #include "strided/backends/team/team_map.hpp"
@@ -96,7 +97,7 @@ struct TreeNodes {
   ReduceFn red;
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t i) const {
     const TreeNode node = tree_node(count, depth, i);
-    nodes[i] = combine_pairwise(partials, node.first, node.first + node.size, red);
+    nodes[i] = FoldRule::tile_tree(partials, node.first, node.first + node.size, red);
   }
 };
 
@@ -116,11 +117,11 @@ U reduce_tiles_teams(const Exec& exec, const Plan<N>& plan, const Fold& fold, co
                TeamFold<Exec, N, Fold, U>{staged.template get<0>(), fold.spec(), partials,
                                           PlanTiles{}, tiles, 0},
                label);
-  if (nodes == 0) return combine_pairwise(staged.template to_host<U>(tiles, 0), 0, tiles, red);
+  if (nodes == 0) return FoldRule::tile_tree(staged.template to_host<U>(tiles, 0), 0, tiles, red);
   Kokkos::parallel_for(label, compat::range_policy(exec, nodes),
                        TreeNodes<U, std::decay_t<ReduceFn>>{staged.template extra<U>(), partials,
                                                             tiles, depth, red});
-  return combine_pairwise(staged.template to_host<U>(nodes, 0), 0, nodes, red);
+  return FoldRule::tile_tree(staged.template to_host<U>(nodes, 0), 0, nodes, red);
 }
 
 }  // namespace strided::detail

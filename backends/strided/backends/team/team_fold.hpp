@@ -16,9 +16,10 @@
 
 namespace strided::detail {
 
-/// One of a tile's Lanes on its own: element i of every run goes here when Lanes::of(i) is
-/// this lane, in the order TileFold visits the runs (TeamTile's rows), so the lane holds exactly
-/// the bits of TileFold's lane; TeamFold then combines them with Lanes::combine.
+/// One of a tile's lanes on its own, by the FoldRule: element i of every run goes here when
+/// lane_of(i) is this lane (i = lane, lane + 16, ...), the first one seeding it, in the order
+/// TileFold visits the runs (TeamTile's rows), so the lane holds exactly the bits of TileFold's
+/// lane; TeamFold then combines the lanes in the lane tree.
 template <int N, class U, class MapFn, class ReduceFn, class... Srcs>
 struct LaneFold {
   const FoldSpec<MapFn, ReduceFn, Srcs...>& fold;
@@ -39,7 +40,7 @@ struct LaneFold {
   template <std::size_t... I>
   KOKKOS_INLINE_FUNCTION void run(const Plan<N>& p, const TeamTile<N>& tile,
                                   std::index_sequence<I...>) {
-    constexpr std::size_t L = REDUCE_LANES;
+    constexpr std::size_t L = FoldRule::LANES;
     const auto element = [&](const std::ptrdiff_t* off, std::size_t i) -> U {
       return fold.map_fn(get<I>(fold.srcs).read(off[I] + TeamTile<N>::along(p, I, i))...);
     };
@@ -48,7 +49,7 @@ struct LaneFold {
       tile.row_offsets(p, r, off);
       std::size_t i = static_cast<std::size_t>(lane);
       if (!seeded && i < tile.n0) {
-        value = element(off, i);
+        value = FoldRule::seed_or_fold(false, value, element(off, i), fold.reduce_fn);
         seeded = true;
         i += L;
       }
@@ -145,9 +146,7 @@ struct TeamFold {
         if (w >= count) return;
         int seeded = 0;
         while (seeded < REDUCE_LANES && lanes[g].seeded[seeded]) ++seeded;
-        using Reduce = decltype(fold.reduce_fn);
-        Lanes<U, Reduce>::combine(seeded, fold.reduce_fn,
-                                  [&](int l) -> U& { return lanes[g].value[l]; });
+        FoldRule::lane_tree(seeded, fold.reduce_fn, [&](int l) -> U& { return lanes[g].value[l]; });
         partials[items.slot(w)] = lanes[g].value[0];
       });
     });

@@ -12,8 +12,8 @@
 
 #include "strided/backends/bodies/reduce_body.hpp"
 #include "strided/backends/common/combine_partials.hpp"
+#include "strided/backends/common/lanes.hpp"
 #include "strided/base/compat.hpp"
-#include "strided/core/combine.hpp"
 
 namespace strided::detail {
 
@@ -34,7 +34,7 @@ U reduce_tiles_inline(const Plan<N>& plan, const Fold& fold, const ReduceFn& red
     partials = on_heap.data();
   }
   fold_tiles(plan, 0, tiles, fold, partials);
-  return combine_pairwise(partials, 0, tiles, red);
+  return FoldRule::tile_tree(partials, 0, tiles, red);
 }
 
 /// Chunks of consecutive tiles per thread of `exec` (a host space).
