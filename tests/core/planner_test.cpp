@@ -1726,6 +1726,32 @@ TEST(MakePlan, TransposesOfShortAxesAreGatheredIntoLongRows) {
   EXPECT_NE(plan_of<2>({3, 4, 30}, {{120, 30, 1}, {30, 90, 1}}).strategy, Strategy::Gather);
 }
 
+TEST(MakePlan, ShortSourceRowsUnderALongDestinationAxisAreGathered) {
+  // HPTT's 6-d reversal of a column-major 32 x 5 x 15 x 15 x 15 x 112: the destination's unit
+  // axis (112) is long, the source's (32) gives rows of 256 bytes. The source's group takes
+  // 32 x 5 = 160 contiguous elements, the destination's keeps its whole axis of 112 (a
+  // transpose's tiles were 112 x 32).
+  const Extents e = {112, 15, 15, 15, 5, 32};
+  const auto p = plan_of<2>(e, {col_major_strides(e), row_major_strides(e)});
+  expect_contiguous_groups(p, 112, 160);
+  EXPECT_EQ(dims_of(p), (Extents{112, 160, 15, 15, 15}));
+  // Every element once, on a smaller one of the same kind.
+  const Extents small = {112, 3, 2, 5, 32};
+  const StrideSet ss = {col_major_strides(small), row_major_strides(small)};
+  const auto q = plan_of<2>(small, ss);
+  expect_contiguous_groups(q, 112, 160);
+  expect_visits_match<2>(q, small, ss);
+  // Source rows of 512 bytes or more stay a transpose (72^4 reversed: gathered, its groups
+  // would be 216 x 216).
+  const Extents r(4, 72);
+  EXPECT_EQ(plan_of<2>(r, {col_major_strides(r), row_major_strides(r)}).strategy,
+            Strategy::Transpose);
+  // So does a destination axis longer than a group (352: a group would split its rows).
+  const Extents h = {352, 28, 28, 4, 48};
+  EXPECT_EQ(plan_of<2>(h, {col_major_strides(h), row_major_strides(h)}).strategy,
+            Strategy::Transpose);
+}
+
 TEST(MakePlan, GatheredSourceGroupsTakeRowsOfTransposeRowBytes) {
   // Rank 16, every extent 2, reversed: 2^16 elements, groups of up to 256. The output's group
   // takes 256 (2 KiB rows); the source's stops at transpose_row_bytes: 64 doubles, 128 floats,

@@ -385,7 +385,9 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
     }
     if (attempt == 0 && n1 == row) break;
   }
-  if (g0 < 2 || g1 < 1) return;  // nothing short to gather
+  // Nothing short to gather; a transpose may keep a long destination axis whole when its
+  // source's rows gather (a source axis of 32 after a destination axis of 112).
+  if (g1 < 1 || g0 < (may_split ? 1 : 2) || g0 + g1 < 3) return;
   p = s;
   // Offset tables: group axes enumerated first axis fastest.
   const int* groups[2] = {group0, group1};
@@ -567,8 +569,14 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
   // Short inner axes make short tile rows: gather them, always below 16 elements, and below 64
   // for transposes (whose blocks want whole rows of 1 KiB: rank 6+ permutations measured 2-3x
   // faster gathered).
+  const bool transpose = p.strategy == Strategy::Transpose;
+  // Source rows shorter than transpose_row_bytes under a destination axis that one group holds
+  // whole (HPTT's 6-d reversal of 32 x 5 x 15 x 15 x 15 x 112: source runs of 32 elements).
+  const bool short_source_rows =
+      transpose && p.dims[0] <= GATHER_MAX &&
+      saturating_mul(p.dims[1], element_size[1]) < opt.transpose_row_bytes;
   if (!opt.block_override && opt.gather && p.rank >= 3 &&
-      (p.dims[0] < 16 || (p.strategy == Strategy::Transpose && p.dims[0] < 64)))
+      (p.dims[0] < 16 || (transpose && (p.dims[0] < 64 || short_source_rows))))
     gather_short_axes(p, element_size, opt);
   return p;
 }
