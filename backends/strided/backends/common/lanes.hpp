@@ -27,8 +27,9 @@ inline constexpr int REDUCE_LANES = 16;
 ///   seeded lanes are always [0, seeded), and a run of n elements alone seeds seeds(n) of them;
 /// - the seeded lanes combine in the lane tree (widths doubling), and a tile's value is lane 0;
 /// - tile partials combine in the tile tree (halves: combine_pairwise, core/combine.hpp).
-/// The two trees differ on purpose: the lane tree is a GPU team's shuffle pattern over 16 lanes,
-/// the tile tree splits any count of tiles the same way on every backend (docs/determinism.md).
+/// The two trees have different shapes, and both are part of the contract (changing either
+/// changes results): the lane tree pairs neighbouring lanes of a fixed 16, the tile tree halves
+/// any count of tiles the same way on every backend (docs/determinism.md).
 struct FoldRule {
   static constexpr int LANES = REDUCE_LANES;
 
