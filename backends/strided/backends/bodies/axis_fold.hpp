@@ -134,7 +134,7 @@ struct AxisBody {
                                     const std::ptrdiff_t* s1) const {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     const Plan<S>& sub = *plan;
-    constexpr int L = FoldRule::LANES;
+    constexpr int L = REDUCE_LANES;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(sub.dims[0]), step = sub.strides[0][0];
     const std::ptrdiff_t base = off[1] + i0 + jj * s1[1];
     const auto& src = get<0>(fold.srcs);
@@ -191,7 +191,7 @@ struct AxisBody {
   /// lane tree): the bits of the plain fold.
   KOKKOS_INLINE_FUNCTION void rows(const std::ptrdiff_t* off, std::ptrdiff_t i0, std::ptrdiff_t jj,
                                    const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
-    constexpr int L = FoldRule::LANES;
+    constexpr int L = REDUCE_LANES;
     constexpr std::size_t R = AXIS_ROWS;
     constexpr std::ptrdiff_t CHUNK = 2048 / sizeof(U) < L ? L : 2048 / sizeof(U) / L * L;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(plan->dims[0]);

@@ -31,16 +31,14 @@ inline constexpr int REDUCE_LANES = 16;
 /// changes results): the lane tree pairs neighbouring lanes of a fixed 16, the tile tree halves
 /// any count of tiles the same way on every backend (docs/determinism.md).
 struct FoldRule {
-  static constexpr int LANES = REDUCE_LANES;
-
   /// The lane of element i of a run.
   KOKKOS_FORCEINLINE_FUNCTION static constexpr int lane_of(std::size_t i) {
-    return static_cast<int>(i % LANES);
+    return static_cast<int>(i % REDUCE_LANES);
   }
 
   /// The lanes a single run of n elements seeds.
   KOKKOS_FORCEINLINE_FUNCTION static constexpr std::ptrdiff_t seeds(std::ptrdiff_t n) {
-    return n < LANES ? n : LANES;
+    return n < REDUCE_LANES ? n : REDUCE_LANES;
   }
 
   /// A lane's next element v: its seed when the lane has none yet, else folded into it.

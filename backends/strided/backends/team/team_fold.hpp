@@ -40,7 +40,7 @@ struct LaneFold {
   template <std::size_t... I>
   KOKKOS_INLINE_FUNCTION void run(const Plan<N>& p, const TeamTile<N>& tile,
                                   std::index_sequence<I...>) {
-    constexpr std::size_t L = FoldRule::LANES;
+    constexpr std::size_t L = REDUCE_LANES;
     const auto element = [&](const std::ptrdiff_t* off, std::size_t i) -> U {
       return fold.map_fn(get<I>(fold.srcs).read(off[I] + TeamTile<N>::along(p, I, i))...);
     };
@@ -49,7 +49,7 @@ struct LaneFold {
       tile.row_offsets(p, r, off);
       std::size_t i = static_cast<std::size_t>(lane);
       if (!seeded && i < tile.n0) {
-        value = FoldRule::seed_or_fold(false, value, element(off, i), fold.reduce_fn);
+        value = element(off, i);  // the lane's seed
         seeded = true;
         i += L;
       }
