@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "strided/core/axes_plan.hpp"
 #include "strided/core/explain.hpp"
 #include "strided/core/launch_shape.hpp"
 #include "strided/core/planner.hpp"
@@ -46,6 +47,19 @@ Plan<2> permute_plan(const std::vector<std::size_t>& a_extents, const std::vecto
   const std::ptrdiff_t* strides[] = {dst.data(), src.data()};
   const std::size_t sizes[] = {8, 8};
   return make_plan<2>(extents.size(), extents.data(), strides, sizes, opt);
+}
+
+/// The plans of W4's sum of a row-major 4096 x 4096 f64 matrix over axis `reduced`.
+strided::detail::AxesLayout<1> w4_axis_layout(std::size_t reduced) {
+  const std::vector<std::size_t> extents = {4096, 4096};
+  const std::vector<std::ptrdiff_t> src = row_major(extents);
+  const std::ptrdiff_t* strides[] = {src.data()};
+  const std::size_t sizes[] = {8}, kept[] = {1 - reduced}, axes[] = {reduced};
+  const std::ptrdiff_t dst_strides[] = {1};
+  strided::detail::AxesLayout<1> layout;
+  strided::detail::plan_axes<1>(layout, kept, axes, extents.data(), 2, dst_strides, 8, strides,
+                                sizes, PlannerOptions{}, 0);
+  return layout;
 }
 
 /// The plan of a full reduction of `sources` f64 operands of these extents and strides.
@@ -140,14 +154,20 @@ TEST(LaunchShape, PerformanceWorkloadsFillAnH200) {
     };
     for (const auto& p : sums) check_fold(p.tile_count, p.count, "W4 sum");
     for (const auto& p : dots) check_fold(p.tile_count, p.count, "W6 dot");
-    // W4 row and column sums of 4096^2: 4096 outputs of one reduced tile each, 16 lanes per
-    // output (along the rows, or across adjacent outputs for columns).
-    const auto row = fold_plan<1>({4096}, {{1}}, 8), column = fold_plan<1>({4096}, {{4096}}, 8);
-    EXPECT_EQ(axis_kernel(row), DeviceKernel::Fold);
-    EXPECT_EQ(axis_kernel(column), DeviceKernel::Column);
-    expect_fills(launch_shape(DeviceKernel::Fold, 4096 * row.tile_count, 8u << 24, d), d, "rowsum");
-    expect_fills(launch_shape(DeviceKernel::Column, 4096 * column.tile_count, 8u << 24, d), d,
-                 "colsum");
+    // W4 row and column sums of 4096^2: 4096 outputs, each axis in tiles of the grain of all
+    // 2^24 elements (2 of 2048), 16 lanes per tile (along the rows, or across adjacent outputs
+    // for columns): 2^17 chains of 128 elements.
+    for (const std::size_t reduced : {1, 0}) {
+      const auto layout = w4_axis_layout(reduced);
+      const DeviceKernel kernel = axis_kernel(layout.sub);
+      EXPECT_EQ(kernel, reduced == 1 ? DeviceKernel::Fold : DeviceKernel::Column);
+      const LaunchShape s =
+          launch_shape(kernel, layout.outputs * layout.sub.tile_count, 8u << 24, d);
+      const char* what = reduced == 1 ? "rowsum" : "colsum";
+      expect_fills(s, d, what);
+      EXPECT_GE(s.chains, std::size_t(1) << 17) << what;
+      EXPECT_LE((std::size_t(1) << 24) / s.chains, 256u) << what;
+    }
   }
 }
 

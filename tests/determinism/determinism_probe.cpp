@@ -36,6 +36,9 @@ using strided::StridedArray;
 /// Past 2^22 elements: the contiguous sum takes GPU-scale tiles (tile_grain), the strided one
 /// (every third element) the tiles of 65536 below that.
 constexpr std::size_t BIG = (std::size_t(1) << 22) + 4093;
+/// BIG's first elements as a 2048 x 2049 row-major grid: its row and column sums reduce 2^22
+/// elements in all, so each output's axis folds in several tiles (axis_tile_grain).
+constexpr std::size_t GRID_ROWS = 2048, GRID_COLS = 2049;
 
 /// The probe's input data, on the host.
 struct Data {
@@ -100,6 +103,16 @@ void probe(const Exec& exec) {
   print("rowsum[699]", rows.view()(699));
   print("colsum[0]", cols.view()(0));
   print("colsum[899]", cols.view()(899));
+  const strided::StridedView<const double> grid(big.data(), BIG, {GRID_ROWS, GRID_COLS},
+                                                {GRID_COLS, std::size_t(1)});
+  auto grid_rows = StridedArray<double>::row_major({GRID_ROWS});
+  auto grid_cols = StridedArray<double>::row_major({GRID_COLS});
+  strided::sum_axes(exec, grid_rows.view(), grid, {1});
+  strided::sum_axes(exec, grid_cols.view(), grid, {0});
+  print("grid.rowsum[0]", grid_rows.view()(0));
+  print("grid.rowsum[2047]", grid_rows.view()(GRID_ROWS - 1));
+  print("grid.colsum[0]", grid_cols.view()(0));
+  print("grid.colsum[2048]", grid_cols.view()(GRID_COLS - 1));
   auto few = StridedArray<double>::row_major({33});
   strided::sum_axes(exec, few.view(), c.view(), {1, 0});
   print("sum_axes.few_outputs[0]", few.view()(0));
@@ -225,6 +238,15 @@ void probe_default() {
   print("rowsum[699]", at(rows, 699));
   print("colsum[0]", at(cols, 0));
   print("colsum[899]", at(cols, 899));
+  const strided::StridedView<const double, strided::Identity, DMem> grid(
+      dbig.data(), BIG, {GRID_ROWS, GRID_COLS}, {GRID_COLS, std::size_t(1)});
+  const DView<double*> grid_rows("grid_rows", GRID_ROWS), grid_cols("grid_cols", GRID_COLS);
+  strided::sum_axes(exec, strided::view(grid_rows), grid, {1});
+  strided::sum_axes(exec, strided::view(grid_cols), grid, {0});
+  print("grid.rowsum[0]", at(grid_rows, 0));
+  print("grid.rowsum[2047]", at(grid_rows, GRID_ROWS - 1));
+  print("grid.colsum[0]", at(grid_cols, 0));
+  print("grid.colsum[2048]", at(grid_cols, GRID_COLS - 1));
   const DView<double*> few("few", 33);
   strided::sum_axes(exec, strided::view(few), c, {1, 0});
   print("sum_axes.few_outputs[0]", at(few, 0));

@@ -449,12 +449,14 @@ TEST(Explain, DevicePlansShowTheirLaunchShape) {
   }
   EXPECT_NE(strided::explain(on_device, strided::DeviceModel::mi250()).find("MI250X"),
             std::string::npos);
-  // Column sums of 1024 rows: 16 lanes per output across adjacent outputs.
+  // Column sums of 1024 rows, 2^22 elements in all: each column in 2 tiles of 512 (the grain
+  // of all of them), 16 lanes per (output, tile) across adjacent outputs.
   const std::string axes = strided::explain(strided::make_axes_plan(columns, m, {0}, device));
-  EXPECT_NE(axes.find("device column fold on H200 (model): 1024 teams x 64 threads"),
+  EXPECT_NE(axes.find("blocks [512], 2 tiles"), std::string::npos) << axes;
+  EXPECT_NE(axes.find("device column fold on H200 (model): 2048 teams x 64 threads"),
             std::string::npos)
       << axes;
-  EXPECT_NE(axes.find("65536 fold chains"), std::string::npos) << axes;
+  EXPECT_NE(axes.find("131072 fold chains"), std::string::npos) << axes;
   // 40 rows: one lane per output (TeamRows), for any model passed explicitly.
   const strided::StridedView<double> short_columns(a.data(), 40 * 4096, {40, 4096}, {4096, 1});
   const std::string rows = strided::explain(strided::make_axes_plan(columns, short_columns, {0}),

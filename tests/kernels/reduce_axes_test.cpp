@@ -16,6 +16,8 @@
 
 namespace {
 
+using strided_test::bits;
+using strided_test::documented_fold;
 using strided_test::fill_small_integers;
 using strided_test::for_each_index;
 using strided_test::random_operand;
@@ -118,12 +120,47 @@ TYPED_TEST(ReduceTest, AxisErrorsLeaveTheDestinationUntouched) {
               [&] { strided::dot_axes(exec, d8, src, wrong_b, {1}); });
 }
 
+TYPED_TEST(ReduceTest, GpuScaleAxisReductionsTakeTheGrainOfAllTheirElements) {
+  // 2^22 elements or more in all: every output's axis is cut by the grain of all of them
+  // (2048 x 2049: tiles of at most 512, so each output folds in 4 or 8 tiles), under both
+  // algorithms: the host's column sweep and row folds, and the device's column and run folds.
+  const TypeParam exec;
+  strided::Options device;
+  device.algorithm = strided::Algorithm::Device;
+  const std::size_t rows = 2048, cols = 2049, all = rows * cols;
+  auto a = strided::StridedArray<double>::from_fn_row_major(
+      {rows, cols},
+      [](const strided::MultiIndex& i) { return std::sin(double(i[0] * 37 + i[1])); });
+  const auto column = [&](std::size_t j, bool squared) {
+    std::vector<double> x(rows);
+    for (std::size_t i = 0; i < rows; ++i) x[i] = a(i, j) * (squared ? a(i, j) : 1.0);
+    return x;
+  };
+  const auto row = [&](std::size_t i) {
+    return std::vector<double>(a.data() + i * cols, a.data() + (i + 1) * cols);
+  };
+  for (const strided::Options& options : {strided::Options{}, device}) {
+    auto colsum = strided::StridedArray<double>::row_major({cols});
+    auto rowsum = strided::StridedArray<double>::row_major({rows});
+    auto coldot = strided::StridedArray<double>::row_major({cols});
+    strided::sum_axes(exec, colsum.view(), a.view(), {0}, options);
+    strided::sum_axes(exec, rowsum.view(), a.view(), {1}, options);
+    strided::dot_axes(exec, coldot.view(), a.view(), a.view(), {0}, options);
+    for (std::size_t j = 0; j < cols; ++j) {
+      ASSERT_EQ(bits(colsum(j)), bits(0.0 + documented_fold(column(j, false), all))) << j;
+      ASSERT_EQ(bits(coldot(j)), bits(0.0 + documented_fold(column(j, true), all))) << j;
+    }
+    for (std::size_t i = 0; i < rows; ++i)
+      ASSERT_EQ(bits(rowsum(i)), bits(0.0 + documented_fold(row(i), all))) << i;
+  }
+}
+
 TYPED_TEST(ReduceTest, EachOutputHasTheBitsOfItsOwnFullReduction) {
-  // Column sums take a sweep across outputs (rows outer, bands as wide as the L2 holds, groups
-  // of 4 rows per lane), row sums fold each row: either way an output's bits are those of
-  // strided::sum (and strided::dot) over its own sub-tensor. Rows: fewer than the 16 lanes, one
-  // group, ragged tails; widths: under one vector band, several bands of 256, and more than one
-  // band of a 1 MiB L2 (4096 f64 outputs).
+  // Below 2^22 elements in all (GpuScaleAxisReductions... above), column sums take a sweep across
+  // outputs (rows outer, bands as wide as the L2 holds, groups of 4 rows per lane), row sums fold
+  // each row: either way an output's bits are those of strided::sum (and strided::dot) over its own
+  // sub-tensor. Rows: fewer than the 16 lanes, one group, ragged tails; widths: under one vector
+  // band, several bands of 256, and more than one band of a 1 MiB L2 (4096 f64 outputs).
   const TypeParam exec;
   for (std::size_t rows : {5, 16, 17, 83, 700})
     for (std::size_t cols : {37, 531, 4500}) {

@@ -23,6 +23,8 @@
 
 namespace {
 
+using strided_test::bits;
+using strided_test::documented_fold;
 using strided_test::fill_small_integers;
 using strided_test::for_each_index;
 using strided_test::random_operand;
@@ -166,46 +168,6 @@ TYPED_TEST(ReduceTest, EmptyNanAndInitSemantics) {
     EXPECT_TRUE(std::isnan(strided::min(exec, v))) << at;
     ones[at] = 1.0;
   }
-}
-
-/// Bits of a double, to compare results exactly (NaN-safe, -0.0 distinct).
-std::uint64_t bits(double x) {
-  std::uint64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-
-/// The fold order API.md documents, written out for a contiguous sum: tiles of at most the
-/// grain (halved from the whole count), 16 lanes per tile (element i to lane i % 16, seeded in
-/// order), the lanes' doubling-width tree, then the tiles' pairwise tree (n / 2 against the rest).
-double documented_fold(const std::vector<double>& x) {
-  const std::size_t n = x.size();
-  const std::size_t grain =
-      n < (std::size_t(1) << 22) ? std::size_t(1) << 16 : std::min<std::size_t>(n / 8192, 4096);
-  std::size_t tile = n;
-  while (tile > grain) tile = (tile + 1) / 2;
-  std::vector<double> partials;
-  for (std::size_t first = 0; first < n; first += tile) {
-    const std::size_t count = std::min(tile, n - first);
-    double lane[16];
-    int seeded = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (i < 16) {
-        lane[i] = x[first + i];
-        seeded = static_cast<int>(i) + 1;
-      } else {
-        lane[i % 16] += x[first + i];
-      }
-    }
-    for (int width = 1; width < seeded; width *= 2)
-      for (int l = 0; l + width < seeded; l += 2 * width) lane[l] += lane[l + width];
-    partials.push_back(lane[0]);
-  }
-  const auto tree = [&](const auto& self, std::size_t first, std::size_t size) -> double {
-    if (size == 1) return partials[first];
-    return self(self, first, size / 2) + self(self, first + size / 2, size - size / 2);
-  };
-  return tree(tree, 0, partials.size());
 }
 
 TYPED_TEST(ReduceTest, FollowsTheDocumentedFoldOrder) {

@@ -22,6 +22,11 @@ namespace strided::detail {
 /// Fewest outputs per sweep of AxisBody.
 inline constexpr std::size_t AXIS_SWEEP = 16;
 
+/// An output of an axis reduction folds its reduced sub-tensor with the sub-plan's tiles, lanes
+/// and pairwise combine. Outputs whose sub-plan has at most this many tiles fold in registers
+/// (or in a host sweep's stage); larger ones go through a buffer.
+inline constexpr std::size_t INLINE_SUB_TILES = 16;
+
 /// Kept-axis geometry of an axis reduction in the buffered strategy: output o (in dst's axis
 /// order, first axis fastest) at per-operand offsets computed by decomposition.
 template <int N>
@@ -39,6 +44,20 @@ struct OutputIndex {
     }
   }
 };
+
+/// The most elements of a sub-plan tile of an axis reduction of `outputs` results of
+/// `per_output` elements each: the grain of a full reduction of all of them (tile_grain), so that
+/// from 2^22 elements in all a GPU has 2^17 independent lane chains however the elements are
+/// shared between outputs (4096 row sums of 4096: two tiles of 2048 each). Part of the fold
+/// order: it depends on the shape and options alone.
+inline std::size_t axis_tile_grain(std::size_t outputs, std::size_t per_output,
+                                   const PlannerOptions& options) {
+  // The elements of a valid view fit a size_t; saturate all the same.
+  const std::size_t most = static_cast<std::size_t>(-1);
+  const std::size_t all =
+      per_output != 0 && outputs > most / per_output ? most : outputs * per_output;
+  return tile_grain(all, options);
+}
 
 /// Plans over a subset of axes: operand k of the plan reads `strides[k]` on `axes`.
 template <int N, class Axes>
@@ -79,9 +98,13 @@ void plan_axes(AxesLayout<S>& layout, const Axes& kept, const Axes& reduced,
                const std::size_t* extents, std::size_t src_rank, const std::ptrdiff_t* dst_strides,
                std::size_t dst_size, const std::ptrdiff_t* const* src_strides,
                const std::size_t* src_sizes, const PlannerOptions& options, int host_threads) {
-  layout.sub = plan_over<S>(reduced, src_strides, src_sizes, extents, options);
   layout.outputs = 1;
   for (std::size_t a : kept) layout.outputs *= extents[a];
+  std::size_t per_output = 1;
+  for (std::size_t a : reduced) per_output *= extents[a];
+  PlannerOptions by_grain = options;
+  by_grain.max_tile_elements = axis_tile_grain(layout.outputs, per_output, options);
+  layout.sub = plan_over<S>(reduced, src_strides, src_sizes, extents, by_grain);
   // Outputs as operand 0 (the destination's strides) beside each source's kept strides.
   SmallVector<std::ptrdiff_t, 8> dst_on_src(src_rank, 0);
   std::size_t k = 0;
@@ -97,11 +120,13 @@ void plan_axes(AxesLayout<S>& layout, const Axes& kept, const Axes& reduced,
   // Output tiles hold about max_tile_elements of work (outputs x reduced elements), so that few
   // long reductions still spread over threads, but at least one sweep of outputs; each output's
   // bits do not depend on it.
-  // A single reduced run per output is swept rows outer (AxisBody::sweep): tiles then hold a
-  // whole band of outputs, as wide as the L2 allows while every thread gets one.
+  // A single reduced axis per output (in up to INLINE_SUB_TILES tiles) is swept rows outer
+  // (AxisBody::sweep): tiles then hold a whole band of outputs, as wide as the L2 allows while
+  // every thread gets one.
   PlannerOptions by_work = options;
   const std::size_t fewest =
-      layout.sub.rank == 1 && layout.sub.tile_count == 1
+      layout.sub.rank == 1 && layout.sub.tile_count >= 1 &&
+              layout.sub.tile_count <= INLINE_SUB_TILES
           ? axis_sweep_tile(layout.outputs, host_threads, planner_l2_bytes(options))
           : AXIS_SWEEP;
   by_work.max_tile_elements = std::max<std::size_t>(

@@ -19,11 +19,6 @@
 
 namespace strided::detail {
 
-/// An output of an axis reduction folds its reduced sub-tensor exactly as a full reduction of
-/// that sub-tensor would: the same sub-plan tiles, lanes and pairwise combine. Outputs whose
-/// sub-plan has at most this many tiles fold in registers; larger ones go through a buffer.
-inline constexpr std::size_t INLINE_SUB_TILES = 16;
-
 /// Rows per lane that AxisBody::sweep adds before storing a lane line back: four rows side by
 /// side kept column sums at a plain read's speed, one at a time did not (docs/performance.md,
 /// CPU pass 5).
@@ -76,12 +71,15 @@ struct AxisBody {
     for (std::size_t j = 0; j < n1; ++j) {
       const std::ptrdiff_t jj = static_cast<std::ptrdiff_t>(j);
       std::size_t i = 0;
-      // Neighbouring outputs that are neighbours in the source, each folding one run of one
-      // tile: sweep SWEEP outputs at once along the reduced axis (vectorizes across outputs).
-      // A host-side optimization: on GPUs its accumulators would spill to local memory.
+      // Neighbouring outputs that are neighbours in the source, each folding one reduced axis
+      // (in up to INLINE_SUB_TILES tiles): sweep SWEEP outputs at once along the reduced axis
+      // (vectorizes across outputs). A host-side optimization: on GPUs its accumulators would
+      // spill to local memory.
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
       if constexpr (S == 1) {
-        if (sub.rank == 1 && sub.tile_count == 1 && s0[1] == 1)
+        const bool one_axis =
+            sub.rank == 1 && sub.tile_count >= 1 && sub.tile_count <= INLINE_SUB_TILES;
+        if (one_axis && s0[1] == 1)
           while (i + SWEEP <= n0) {
             const std::size_t rest = (n0 - i) / SWEEP * SWEEP;
             const std::size_t width = rest < band ? rest : band;
@@ -89,7 +87,7 @@ struct AxisBody {
             i += width;
           }
         // Outputs that each fold one unit-stride run (row sums): AXIS_ROWS runs side by side.
-        if (sub.rank == 1 && sub.tile_count == 1 && sub.strides[0][0] == 1)
+        if (one_axis && sub.strides[0][0] == 1)
           for (; i + AXIS_ROWS <= n0; i += AXIS_ROWS)
             rows(off, static_cast<std::ptrdiff_t>(i), jj, s0, s1);
       }
@@ -125,25 +123,53 @@ struct AxisBody {
   }
 
   /// Outputs i0 .. i0+width-1 (width <= band), rows outer: each row of the band is read once,
-  /// in order. Each output's lanes take its single run by the FoldRule (element r to lane
-  /// lane_of(r), the first seeds(n) seed them, then the lane tree): the bits of the plain fold.
-  /// The lanes sit in a per-thread stage in the L2, lane-major so that the loops over outputs
-  /// vectorize; a band is as wide as the L2 allows (axis_sweep_outputs), so rows are read whole.
+  /// in order. Each output's lanes take each tile of its reduced axis by the FoldRule (element r
+  /// of the tile to lane lane_of(r), the first seeds(n) seed them, then the lane tree), and the
+  /// tiles' partials combine by the tile tree: the bits of the plain fold. The lanes sit in a
+  /// per-thread stage in the L2, lane-major so that the loops over outputs vectorize; a band is
+  /// as wide as the L2 allows (axis_sweep_outputs), so rows are read whole.
   KOKKOS_INLINE_FUNCTION void sweep(const std::ptrdiff_t* off, std::ptrdiff_t i0, std::size_t width,
                                     std::ptrdiff_t jj, const std::ptrdiff_t* s0,
                                     const std::ptrdiff_t* s1) const {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     const Plan<S>& sub = *plan;
-    constexpr int L = REDUCE_LANES;
+    const std::size_t tiles = sub.tile_count;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(sub.dims[0]), step = sub.strides[0][0];
+    const std::ptrdiff_t block = static_cast<std::ptrdiff_t>(sub.blocks[0]);
     const std::ptrdiff_t base = off[1] + i0 + jj * s1[1];
+    U* const lanes = thread_stage<U, REDUCE_LANES * axis_sweep_most(sizeof(U)), 1>();
+    // Tile partials, output-major (o * tiles + t), for the tile tree; only with several tiles.
+    U* const partials =
+        tiles > 1 ? thread_stage<U, INLINE_SUB_TILES * axis_sweep_most(sizeof(U)), 2>() : nullptr;
+    for (std::size_t t = 0; t < tiles; ++t) {
+      const std::ptrdiff_t first = static_cast<std::ptrdiff_t>(t) * block;
+      sweep_tile(lanes, base + first * step, (n - first < block ? n - first : block), step, width);
+      if (tiles > 1)
+        for (std::size_t o = 0; o < width; ++o) partials[o * tiles + t] = lanes[o];
+    }
+    for (std::size_t o = 0; o < width; ++o) {
+      const U v = tiles == 1 ? lanes[o]
+                             : FoldRule::tile_tree(partials + o * tiles, 0, tiles, fold.reduce_fn);
+      store(off[0] + (i0 + static_cast<std::ptrdiff_t>(o)) * s0[0] + jj * s1[0],
+            fold.reduce_fn(init, v));
+    }
+#else
+    (void)off, (void)i0, (void)width, (void)jj, (void)s0, (void)s1;
+#endif
+  }
+
+  /// One tile of sweep (host only): rows at `row0`, row0 + step, ... (n of them) of `width`
+  /// adjacent outputs fold into `lanes` (lane l of output o at lanes[l * width + o]); lanes[o]
+  /// ends as the tile's result for output o.
+  void sweep_tile(U* lanes, std::ptrdiff_t row0, std::ptrdiff_t n, std::ptrdiff_t step,
+                  std::size_t width) const {
+    constexpr int L = REDUCE_LANES;
     const auto& src = get<0>(fold.srcs);
-    U* const lanes = thread_stage<U, L * axis_sweep_most(sizeof(U)), 1>();
     auto lane = [&](std::ptrdiff_t l) { return lanes + static_cast<std::size_t>(l) * width; };
     const std::ptrdiff_t seed = FoldRule::seeds(n);
     for (std::ptrdiff_t r = 0; r < seed; ++r)
       for (std::size_t o = 0; o < width; ++o)
-        lane(r)[o] = fold.map_fn(src.read(base + r * step + static_cast<std::ptrdiff_t>(o)));
+        lane(r)[o] = fold.map_fn(src.read(row0 + r * step + static_cast<std::ptrdiff_t>(o)));
     // Groups of AXIS_SWEEP_ROWS rows per lane: lane l takes rows l, l+16, l+32, ... of the
     // group (its own order), V outputs at a time in registers, so each lane line is loaded and
     // stored once per group; a few rows are read side by side, each whole.
@@ -154,12 +180,12 @@ struct AxisBody {
       for (; r + G * L <= n; r += G * L)
         for (std::ptrdiff_t l = 0; l < L; ++l) {
           U* const out = lane(l);
-          const std::ptrdiff_t row0 = base + (r + l) * step;
+          const std::ptrdiff_t row_l = row0 + (r + l) * step;
           for (std::size_t o0 = 0; o0 < width; o0 += V) {
             U acc[V];
             for (std::size_t v = 0; v < V; ++v) acc[v] = out[o0 + v];
             for (std::ptrdiff_t g = 0; g < G; ++g) {
-              const std::ptrdiff_t row = row0 + g * L * step + static_cast<std::ptrdiff_t>(o0);
+              const std::ptrdiff_t row = row_l + g * L * step + static_cast<std::ptrdiff_t>(o0);
               for (std::size_t v = 0; v < V; ++v)
                 acc[v] = fold.reduce_fn(
                     acc[v], fold.map_fn(src.read(row + static_cast<std::ptrdiff_t>(v))));
@@ -169,39 +195,66 @@ struct AxisBody {
         }
     for (; r < n; ++r) {
       U* const out = lane(FoldRule::lane_of(static_cast<std::size_t>(r)));
-      const std::ptrdiff_t row = base + r * step;
+      const std::ptrdiff_t row = row0 + r * step;
       for (std::size_t o = 0; o < width; ++o)
         out[o] =
             fold.reduce_fn(out[o], fold.map_fn(src.read(row + static_cast<std::ptrdiff_t>(o))));
     }
-    for (std::size_t o = 0; o < width; ++o) {
+    for (std::size_t o = 0; o < width; ++o)
       FoldRule::lane_tree(static_cast<int>(seed), fold.reduce_fn,
                           [&](int l) -> U& { return lane(l)[o]; });
-      store(off[0] + (i0 + static_cast<std::ptrdiff_t>(o)) * s0[0] + jj * s1[0],
-            fold.reduce_fn(init, lane(0)[o]));
-    }
-#else
-    (void)off, (void)i0, (void)width, (void)jj, (void)s0, (void)s1;
-#endif
   }
 
   /// Outputs i0 .. i0+AXIS_ROWS-1, each folding its own unit-stride run of the sub-plan, the
-  /// runs read side by side. Each output's lanes take its run by the FoldRule, as Lanes::run
-  /// does (the first seeds(n) elements seed them, element r goes to lane lane_of(r), then the
-  /// lane tree): the bits of the plain fold.
+  /// runs read side by side. Each output's lanes take each tile of its run by the FoldRule, as
+  /// Lanes::run does (the first seeds(n) elements seed them, element r of the tile goes to lane
+  /// lane_of(r), then the lane tree), and the tiles' partials combine by the tile tree: the bits
+  /// of the plain fold.
   KOKKOS_INLINE_FUNCTION void rows(const std::ptrdiff_t* off, std::ptrdiff_t i0, std::ptrdiff_t jj,
                                    const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
+    constexpr std::size_t R = AXIS_ROWS;
+    const Plan<S>& sub = *plan;
+    const std::size_t tiles = sub.tile_count;
+    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(sub.dims[0]);
+    const std::ptrdiff_t block = static_cast<std::ptrdiff_t>(sub.blocks[0]);
+    using Src = std::remove_cv_t<std::remove_reference_t<decltype(get<0>(fold.srcs))>>;
+    // Each run rebased to the tile's start: plain pointer indexing that vectorizes along it.
+    const auto runs_from = [&](std::ptrdiff_t first, Src(&run)[R]) {
+      for (std::size_t k = 0; k < R; ++k)
+        run[k] = Src{get<0>(fold.srcs).ptr + off[1] +
+                     (i0 + static_cast<std::ptrdiff_t>(k)) * s0[1] + jj * s1[1] + first};
+    };
+    const auto store_result = [&](std::size_t k, const U& v) {
+      store(off[0] + (i0 + static_cast<std::ptrdiff_t>(k)) * s0[0] + jj * s1[0],
+            fold.reduce_fn(init, v));
+    };
+    Src run[R];
+    U acc[R][REDUCE_LANES];
+    if (tiles == 1) {
+      runs_from(0, run);
+      rows_tile(run, n, acc);
+      for (std::size_t k = 0; k < R; ++k) store_result(k, acc[k][0]);
+      return;
+    }
+    U partials[R][INLINE_SUB_TILES] = {};  // (initialized: GCC 12 sees a false maybe-uninitialized)
+    for (std::size_t t = 0; t < tiles; ++t) {
+      const std::ptrdiff_t first = static_cast<std::ptrdiff_t>(t) * block;
+      runs_from(first, run);
+      rows_tile(run, n - first < block ? n - first : block, acc);
+      for (std::size_t k = 0; k < R; ++k) partials[k][t] = acc[k][0];
+    }
+    for (std::size_t k = 0; k < R; ++k)
+      store_result(k, FoldRule::tile_tree(partials[k], 0, tiles, fold.reduce_fn));
+  }
+
+  /// One tile of rows: AXIS_ROWS runs of n elements fold into their lanes; acc[k][0] ends as
+  /// run k's result.
+  template <class Src>
+  KOKKOS_INLINE_FUNCTION void rows_tile(const Src* run, std::ptrdiff_t n,
+                                        U (&acc)[AXIS_ROWS][REDUCE_LANES]) const {
     constexpr int L = REDUCE_LANES;
     constexpr std::size_t R = AXIS_ROWS;
     constexpr std::ptrdiff_t CHUNK = 2048 / sizeof(U) < L ? L : 2048 / sizeof(U) / L * L;
-    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(plan->dims[0]);
-    using Src = std::remove_cv_t<std::remove_reference_t<decltype(get<0>(fold.srcs))>>;
-    // Each run rebased to its start: plain pointer indexing that vectorizes along the run.
-    Src run[R];
-    for (std::size_t k = 0; k < R; ++k)
-      run[k] = Src{get<0>(fold.srcs).ptr + off[1] + (i0 + static_cast<std::ptrdiff_t>(k)) * s0[1] +
-                   jj * s1[1]};
-    U acc[R][L];
     const std::ptrdiff_t seed = FoldRule::seeds(n);
     for (std::size_t k = 0; k < R; ++k)
       for (std::ptrdiff_t r = 0; r < seed; ++r) acc[k][r] = fold.map_fn(run[k].read(r));
@@ -229,12 +282,9 @@ struct AxisBody {
         U& lane = acc[k][FoldRule::lane_of(static_cast<std::size_t>(r))];
         lane = fold.reduce_fn(lane, fold.map_fn(run[k].read(r)));
       }
-    for (std::size_t k = 0; k < R; ++k) {
+    for (std::size_t k = 0; k < R; ++k)
       FoldRule::lane_tree(static_cast<int>(seed), fold.reduce_fn,
                           [&](int l) -> U& { return acc[k][l]; });
-      store(off[0] + (i0 + static_cast<std::ptrdiff_t>(k)) * s0[0] + jj * s1[0],
-            fold.reduce_fn(init, acc[k][0]));
-    }
   }
 };
 
