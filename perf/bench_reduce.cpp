@@ -4,6 +4,8 @@
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
+#include <string>
+#include <utility>
 #include <vector>
 
 #if defined(STRIDED_BENCH_HAVE_KOKKOSKERNELS)
@@ -136,6 +138,28 @@ void axis_sum(benchmark::State& state) {
   finish(state, out[7], want, n * n * sizeof(double));
 }
 
+/// Row or column sums of W4's 2^24 elements in other shapes (rows x cols, row-major): few long
+/// reductions (through the buffer of tile partials), many short ones.
+void axis_sum_shape(benchmark::State& state, std::size_t rows, int axis) {
+  auto& d = shared_data<Square>();
+  constexpr std::size_t all = Square::n * Square::n;
+  const std::size_t cols = all / rows, outputs = axis == 1 ? rows : cols;
+  const double* a = d.a.data();
+  const strided::StridedView<const double> m(a, all, {rows, cols},
+                                             {static_cast<std::ptrdiff_t>(cols), 1});
+  auto out = strided::StridedArray<double>::row_major({outputs});
+  for (auto _ : state) {
+    strided::sum_axes(out.view(), m, {static_cast<std::size_t>(axis)});
+    benchmark::ClobberMemory();
+  }
+  // Multiples of 0.25 below 2^18: every order gives the exact sum.
+  const std::size_t o = outputs - 1;
+  double want = 0;
+  for (std::size_t k = 0; k < (axis == 1 ? cols : rows); ++k)
+    want += axis == 1 ? a[o * cols + k] : a[k * cols + o];
+  finish(state, out.data()[o], want, all * sizeof(double));
+}
+
 struct Floats {
   static constexpr std::size_t n = std::size_t(1) << 25;
   Kokkos::View<float*, Kokkos::HostSpace> x{"x", n}, y{"y", n};
@@ -220,6 +244,20 @@ const bool registered = [] {
   benchmark::RegisterBenchmark("W4.rowsum/plain_loop", axis_sum<1, true>);
   benchmark::RegisterBenchmark("W4.colsum/strided", axis_sum<0, false>);
   benchmark::RegisterBenchmark("W4.colsum/plain_loop", axis_sum<0, true>);
+  for (const auto& [rows, axis] :
+       std::vector<std::pair<std::size_t, int>>{{8, 1},
+                                                {64, 1},
+                                                {512, 1},
+                                                {std::size_t(1) << 18, 1},
+                                                {std::size_t(1) << 21, 1},
+                                                {std::size_t(1) << 21, 0},
+                                                {std::size_t(1) << 18, 0},
+                                                {std::size_t(1) << 15, 0}}) {
+    const std::size_t cols = Square::n * Square::n / rows;
+    const std::string name = std::string("W4.shapes/") + (axis == 1 ? "rowsum_" : "colsum_") +
+                             std::to_string(rows) + "x" + std::to_string(cols) + "/strided";
+    benchmark::RegisterBenchmark(name.c_str(), axis_sum_shape, rows, axis);
+  }
   benchmark::RegisterBenchmark("W6.dot_f32/strided", dot_f32<0>);
   benchmark::RegisterBenchmark("W6.dot_f32/kokkos_parallel_reduce", dot_f32<1>);
   benchmark::RegisterBenchmark("W6.dot_strided/strided", dot_strided<0>);

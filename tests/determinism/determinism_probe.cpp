@@ -39,6 +39,9 @@ constexpr std::size_t BIG = (std::size_t(1) << 22) + 4093;
 /// BIG's first elements as a 2048 x 2049 row-major grid: its row and column sums reduce 2^22
 /// elements in all, so each output's axis folds in several tiles (axis_tile_grain).
 constexpr std::size_t GRID_ROWS = 2048, GRID_COLS = 2049;
+/// BIG's first 2^22 elements as 8 long rows and as 8 long columns: few outputs of many tiles
+/// each, which a host folds through a buffer of tile partials (columns in bands).
+constexpr std::size_t LONG = std::size_t(1) << 19, FEW = 8;
 
 /// The probe's input data, on the host.
 struct Data {
@@ -113,6 +116,17 @@ void probe(const Exec& exec) {
   print("grid.rowsum[2047]", grid_rows.view()(GRID_ROWS - 1));
   print("grid.colsum[0]", grid_cols.view()(0));
   print("grid.colsum[2048]", grid_cols.view()(GRID_COLS - 1));
+  auto long_rows = StridedArray<double>::row_major({FEW});
+  auto long_cols = StridedArray<double>::row_major({FEW});
+  strided::sum_axes(exec, long_rows.view(),
+                    strided::StridedView<const double>(big.data(), BIG, {FEW, LONG}, {LONG, 1}),
+                    {1});
+  strided::sum_axes(exec, long_cols.view(),
+                    strided::StridedView<const double>(big.data(), BIG, {LONG, FEW}, {FEW, 1}),
+                    {0});
+  print("long.rowsum[7]", long_rows.view()(FEW - 1));
+  print("long.colsum[0]", long_cols.view()(0));
+  print("long.colsum[7]", long_cols.view()(FEW - 1));
   auto few = StridedArray<double>::row_major({33});
   strided::sum_axes(exec, few.view(), c.view(), {1, 0});
   print("sum_axes.few_outputs[0]", few.view()(0));
@@ -247,6 +261,15 @@ void probe_default() {
   print("grid.rowsum[2047]", at(grid_rows, GRID_ROWS - 1));
   print("grid.colsum[0]", at(grid_cols, 0));
   print("grid.colsum[2048]", at(grid_cols, GRID_COLS - 1));
+  const DView<double*> long_rows("long_rows", FEW), long_cols("long_cols", FEW);
+  using DLong = strided::StridedView<const double, strided::Identity, DMem>;
+  strided::sum_axes(exec, strided::view(long_rows), DLong(dbig.data(), BIG, {FEW, LONG}, {LONG, 1}),
+                    {1});
+  strided::sum_axes(exec, strided::view(long_cols), DLong(dbig.data(), BIG, {LONG, FEW}, {FEW, 1}),
+                    {0});
+  print("long.rowsum[7]", at(long_rows, FEW - 1));
+  print("long.colsum[0]", at(long_cols, 0));
+  print("long.colsum[7]", at(long_cols, FEW - 1));
   const DView<double*> few("few", 33);
   strided::sum_axes(exec, strided::view(few), c, {1, 0});
   print("sum_axes.few_outputs[0]", at(few, 0));

@@ -198,4 +198,64 @@ TYPED_TEST(ReduceTest, EachOutputHasTheBitsOfItsOwnFullReduction) {
     }
 }
 
+TYPED_TEST(ReduceTest, FewLongAxisReductionsKeepEachOutputsBits) {
+  // Outputs of more than 16 tiles each go through a buffer of tile partials. A host folds column
+  // sums there in bands of outputs that lie side by side in the source (each line read once), and
+  // anything else in even runs of (output, tile) pairs; a device folds one pair per team. Every
+  // output still has the bits of its own full reduction. Tiles of 256 and a 64 KiB L2 (bands of
+  // 256 outputs) make small shapes take those paths: ragged last tiles, bands narrower than one
+  // vector, a second partial band, the unit axis after another kept axis, gapped outputs.
+  const TypeParam exec;
+  strided::Options small;
+  small.planner.max_tile_elements = 256;
+  small.planner.l2_bytes = 64 << 10;
+  strided::Options device = small;
+  device.algorithm = strided::Algorithm::Device;
+  const auto value = [](const strided::MultiIndex& i) {
+    double x = 0;
+    for (std::size_t k = 0; k < i.size(); ++k) x = x * 31 + double(i[k]);
+    return std::sin(x);
+  };
+  // Each output against strided::sum of its own sub-tensor: the kept axes sliced to one index.
+  const auto check = [&](const strided::StridedView<double>& src,
+                         const std::vector<std::size_t>& axes, const strided::Options& options,
+                         const char* what) {
+    std::vector<std::size_t> kept, kept_dims;
+    for (std::size_t k = 0; k < src.rank(); ++k)
+      if (std::find(axes.begin(), axes.end(), k) == axes.end()) {
+        kept.push_back(k);
+        kept_dims.push_back(src.extents()[k]);
+      }
+    auto out = strided::StridedArray<double>::row_major(kept_dims);
+    strided::sum_axes(exec, out.view(), src, axes, options);
+    return strided_test::elements_same_bits(
+               out.view(),
+               [&](const std::vector<std::size_t>& o) {
+                 auto sub = src;
+                 for (std::size_t k = 0; k < kept.size(); ++k)
+                   sub = sub.slice(kept[k], o[k], o[k] + 1);
+                 return strided::sum(exec, sub, options);
+               },
+               src)
+           << what;
+  };
+  for (const strided::Options& options : {small, device}) {
+    for (std::size_t cols : {3, 8, 37, 300}) {
+      auto a = strided::StridedArray<double>::from_fn_row_major({4099, cols}, value);
+      ASSERT_TRUE(check(a.view(), {0}, options, "column sums"));
+      ASSERT_TRUE(check(a.view().slice(0, 4098, 0, -1), {0}, options, "reversed column sums"));
+      ASSERT_TRUE(check(a.view().permute({1, 0}), {1}, options, "row sums"));
+      ASSERT_TRUE(check(a.view().slice(1, 0, cols, 2), {0}, options, "every other column"));
+    }
+    auto b = strided::StridedArray<double>::from_fn_row_major({5, 4099}, value);
+    ASSERT_TRUE(check(b.view(), {1}, options, "row sums of 4099"));
+    ASSERT_TRUE(check(b.view().slice(1, 4098, 0, -1), {1}, options, "reversed rows"));
+    auto c = strided::StridedArray<double>::from_fn_row_major({5, 4099, 40}, value);
+    ASSERT_TRUE(check(c.view(), {1}, options, "middle axis: unit outputs after another axis"));
+    ASSERT_TRUE(
+        check(c.view().permute({2, 1, 0}), {1}, options, "middle axis, unit outputs first"));
+    ASSERT_TRUE(check(c.view(), {0, 1}, options, "two reduced axes"));
+  }
+}
+
 }  // namespace

@@ -24,9 +24,12 @@ namespace strided::detail {
 /// CPU pass 5).
 inline constexpr std::ptrdiff_t AXIS_SWEEP_ROWS = 4;
 
-/// Outputs per pass of AxisBody::rows: one unit-stride run (a row) each, read side by side. A
-/// core keeps more lines in flight on a few streams than on one (docs/performance.md, CPU pass 3).
+/// Outputs per pass of AxisBody::rows over short runs: one unit-stride run (a row) each, side by
+/// side, so that the seeds and lane trees of several rows overlap.
 inline constexpr std::size_t AXIS_ROWS = 4;
+/// Runs from this length on fold one at a time, their lanes in registers: four long runs side by
+/// side cost up to 1.7x as long (docs/performance.md, CPU pass 12), shorter ones half as long.
+inline constexpr std::size_t AXIS_LONG_RUN = 32;
 
 /// Folds the sub-tensor at `base` (per-source offsets); sub.tile_count in [1, INLINE_SUB_TILES].
 template <int S, class Fold>
@@ -49,6 +52,58 @@ KOKKOS_INLINE_FUNCTION auto fold_sub_tensor(const Plan<S>& sub, const Fold& fold
   });
 #endif
   return FoldRule::tile_tree(partials, 0, sub.tile_count, fold.reduce_fn);
+}
+
+/// One tile of a column sweep (host only): rows at `row0`, row0 + step, ... (n of them) of
+/// `width` adjacent outputs (unit stride in the source) fold into `lanes` (lane l of output o at
+/// lanes[l * width + o]); lanes[o] ends as the tile's result for output o. Each output's lanes
+/// take the tile by the FoldRule (element r to lane lane_of(r), the first seeds(n) seed them,
+/// then the lane tree): the bits of the plain fold of that tile.
+template <class Fold, class U>
+void sweep_tile(const Fold& fold, U* lanes, std::ptrdiff_t row0, std::ptrdiff_t n,
+                std::ptrdiff_t step, std::size_t width) {
+  constexpr int L = REDUCE_LANES;
+  const auto& src = get<0>(fold.srcs);
+  auto lane = [&](std::ptrdiff_t l) { return lanes + static_cast<std::size_t>(l) * width; };
+  const auto element = [&](std::ptrdiff_t row, std::size_t o) {
+    return fold.map_fn(src.read(row + static_cast<std::ptrdiff_t>(o)));
+  };
+  const std::ptrdiff_t seed = FoldRule::seeds(n);
+  for (std::ptrdiff_t r = 0; r < seed; ++r)
+    for (std::size_t o = 0; o < width; ++o) lane(r)[o] = element(row0 + r * step, o);
+  // Groups of AXIS_SWEEP_ROWS rows per lane: lane l takes rows l, l+16, l+32, ... of the
+  // group (its own order), V outputs at a time in registers, so each lane line is loaded and
+  // stored once per group; a few rows are read side by side, each whole.
+  constexpr std::size_t V = host_vector_elements<U>;
+  constexpr std::ptrdiff_t G = AXIS_SWEEP_ROWS;
+  const std::size_t vectors = width / V * V;
+  std::ptrdiff_t r = seed;
+  if (seed == L)
+    for (; r + G * L <= n; r += G * L)
+      for (std::ptrdiff_t l = 0; l < L; ++l) {
+        U* const out = lane(l);
+        const std::ptrdiff_t row_l = row0 + (r + l) * step;
+        for (std::size_t o0 = 0; o0 < vectors; o0 += V) {
+          U acc[V];
+          for (std::size_t v = 0; v < V; ++v) acc[v] = out[o0 + v];
+          for (std::ptrdiff_t g = 0; g < G; ++g)
+            for (std::size_t v = 0; v < V; ++v)
+              acc[v] = fold.reduce_fn(acc[v], element(row_l + g * L * step, o0 + v));
+          for (std::size_t v = 0; v < V; ++v) out[o0 + v] = acc[v];
+        }
+        // Outputs past the last full vector (bands narrower than a multiple of V).
+        for (std::size_t o = vectors; o < width; ++o)
+          for (std::ptrdiff_t g = 0; g < G; ++g)
+            out[o] = fold.reduce_fn(out[o], element(row_l + g * L * step, o));
+      }
+  for (; r < n; ++r) {
+    U* const out = lane(FoldRule::lane_of(static_cast<std::size_t>(r)));
+    const std::ptrdiff_t row = row0 + r * step;
+    for (std::size_t o = 0; o < width; ++o) out[o] = fold.reduce_fn(out[o], element(row, o));
+  }
+  for (std::size_t o = 0; o < width; ++o)
+    FoldRule::lane_tree(static_cast<int>(seed), fold.reduce_fn,
+                        [&](int l) -> U& { return lane(l)[o]; });
 }
 
 /// Body over the outputs (operand 0 = destination, operands 1..S = the sources' kept strides):
@@ -86,10 +141,14 @@ struct AxisBody {
             sweep(off, static_cast<std::ptrdiff_t>(i), width, jj, s0, s1);
             i += width;
           }
-        // Outputs that each fold one unit-stride run (row sums): AXIS_ROWS runs side by side.
-        if (one_axis && sub.strides[0][0] == 1)
-          for (; i + AXIS_ROWS <= n0; i += AXIS_ROWS)
-            rows(off, static_cast<std::ptrdiff_t>(i), jj, s0, s1);
+        // Outputs that each fold one unit-stride run (row sums): short runs AXIS_ROWS at a time.
+        if (one_axis && sub.strides[0][0] == 1) {
+          if (sub.dims[0] < AXIS_LONG_RUN)
+            for (; i + AXIS_ROWS <= n0; i += AXIS_ROWS)
+              rows<AXIS_ROWS>(off, static_cast<std::ptrdiff_t>(i), jj, s0, s1);
+          else
+            for (; i < n0; ++i) rows<1>(off, static_cast<std::ptrdiff_t>(i), jj, s0, s1);
+        }
       }
 #endif
       for (; i < n0; ++i) {
@@ -143,7 +202,8 @@ struct AxisBody {
         tiles > 1 ? thread_stage<U, INLINE_SUB_TILES * axis_sweep_most(sizeof(U)), 2>() : nullptr;
     for (std::size_t t = 0; t < tiles; ++t) {
       const std::ptrdiff_t first = static_cast<std::ptrdiff_t>(t) * block;
-      sweep_tile(lanes, base + first * step, (n - first < block ? n - first : block), step, width);
+      sweep_tile(fold, lanes, base + first * step, (n - first < block ? n - first : block), step,
+                 width);
       if (tiles > 1)
         for (std::size_t o = 0; o < width; ++o) partials[o * tiles + t] = lanes[o];
     }
@@ -158,61 +218,14 @@ struct AxisBody {
 #endif
   }
 
-  /// One tile of sweep (host only): rows at `row0`, row0 + step, ... (n of them) of `width`
-  /// adjacent outputs fold into `lanes` (lane l of output o at lanes[l * width + o]); lanes[o]
-  /// ends as the tile's result for output o.
-  void sweep_tile(U* lanes, std::ptrdiff_t row0, std::ptrdiff_t n, std::ptrdiff_t step,
-                  std::size_t width) const {
-    constexpr int L = REDUCE_LANES;
-    const auto& src = get<0>(fold.srcs);
-    auto lane = [&](std::ptrdiff_t l) { return lanes + static_cast<std::size_t>(l) * width; };
-    const std::ptrdiff_t seed = FoldRule::seeds(n);
-    for (std::ptrdiff_t r = 0; r < seed; ++r)
-      for (std::size_t o = 0; o < width; ++o)
-        lane(r)[o] = fold.map_fn(src.read(row0 + r * step + static_cast<std::ptrdiff_t>(o)));
-    // Groups of AXIS_SWEEP_ROWS rows per lane: lane l takes rows l, l+16, l+32, ... of the
-    // group (its own order), V outputs at a time in registers, so each lane line is loaded and
-    // stored once per group; a few rows are read side by side, each whole.
-    constexpr std::size_t V = host_vector_elements<U>;
-    constexpr std::ptrdiff_t G = AXIS_SWEEP_ROWS;
-    std::ptrdiff_t r = seed;
-    if (seed == L)
-      for (; r + G * L <= n; r += G * L)
-        for (std::ptrdiff_t l = 0; l < L; ++l) {
-          U* const out = lane(l);
-          const std::ptrdiff_t row_l = row0 + (r + l) * step;
-          for (std::size_t o0 = 0; o0 < width; o0 += V) {
-            U acc[V];
-            for (std::size_t v = 0; v < V; ++v) acc[v] = out[o0 + v];
-            for (std::ptrdiff_t g = 0; g < G; ++g) {
-              const std::ptrdiff_t row = row_l + g * L * step + static_cast<std::ptrdiff_t>(o0);
-              for (std::size_t v = 0; v < V; ++v)
-                acc[v] = fold.reduce_fn(
-                    acc[v], fold.map_fn(src.read(row + static_cast<std::ptrdiff_t>(v))));
-            }
-            for (std::size_t v = 0; v < V; ++v) out[o0 + v] = acc[v];
-          }
-        }
-    for (; r < n; ++r) {
-      U* const out = lane(FoldRule::lane_of(static_cast<std::size_t>(r)));
-      const std::ptrdiff_t row = row0 + r * step;
-      for (std::size_t o = 0; o < width; ++o)
-        out[o] =
-            fold.reduce_fn(out[o], fold.map_fn(src.read(row + static_cast<std::ptrdiff_t>(o))));
-    }
-    for (std::size_t o = 0; o < width; ++o)
-      FoldRule::lane_tree(static_cast<int>(seed), fold.reduce_fn,
-                          [&](int l) -> U& { return lane(l)[o]; });
-  }
-
-  /// Outputs i0 .. i0+AXIS_ROWS-1, each folding its own unit-stride run of the sub-plan, the
-  /// runs read side by side. Each output's lanes take each tile of its run by the FoldRule, as
+  /// Outputs i0 .. i0+R-1, each folding its own unit-stride run of the sub-plan, run after
+  /// run within each tile. Each output's lanes take each tile of its run by the FoldRule, as
   /// Lanes::run does (the first seeds(n) elements seed them, element r of the tile goes to lane
   /// lane_of(r), then the lane tree), and the tiles' partials combine by the tile tree: the bits
   /// of the plain fold.
+  template <std::size_t R>
   KOKKOS_INLINE_FUNCTION void rows(const std::ptrdiff_t* off, std::ptrdiff_t i0, std::ptrdiff_t jj,
                                    const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
-    constexpr std::size_t R = AXIS_ROWS;
     const Plan<S>& sub = *plan;
     const std::size_t tiles = sub.tile_count;
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(sub.dims[0]);
@@ -247,36 +260,32 @@ struct AxisBody {
       store_result(k, FoldRule::tile_tree(partials[k], 0, tiles, fold.reduce_fn));
   }
 
-  /// One tile of rows: AXIS_ROWS runs of n elements fold into their lanes; acc[k][0] ends as
+  /// One tile of rows: R runs of n elements fold into their lanes; acc[k][0] ends as
   /// run k's result.
-  template <class Src>
+  template <std::size_t R, class Src>
   KOKKOS_INLINE_FUNCTION void rows_tile(const Src* run, std::ptrdiff_t n,
-                                        U (&acc)[AXIS_ROWS][REDUCE_LANES]) const {
+                                        U (&acc)[R][REDUCE_LANES]) const {
     constexpr int L = REDUCE_LANES;
-    constexpr std::size_t R = AXIS_ROWS;
-    constexpr std::ptrdiff_t CHUNK = 2048 / sizeof(U) < L ? L : 2048 / sizeof(U) / L * L;
     const std::ptrdiff_t seed = FoldRule::seeds(n);
     for (std::size_t k = 0; k < R; ++k)
       for (std::ptrdiff_t r = 0; r < seed; ++r) acc[k][r] = fold.map_fn(run[k].read(r));
     std::ptrdiff_t r = seed;
-    // 2 KiB of each run in turn, its 16 lanes in locals meanwhile (GCC vectorizes along the run
-    // then; with the runs interleaved element by element it gathered across them).
-    if (seed == L)
-      while (r + L <= n) {
-        const std::ptrdiff_t full = (n - r) / L * L;
-        const std::ptrdiff_t end = r + (full < CHUNK ? full : CHUNK);
-        for (std::size_t k = 0; k < R; ++k) {
-          U a[L];
-          for (int l = 0; l < L; ++l) a[l] = acc[k][l];
-          for (std::ptrdiff_t q = r; q < end; q += L) {
-            U v[L];
-            for (int l = 0; l < L; ++l) v[l] = fold.map_fn(run[k].read(q + l));
-            for (int l = 0; l < L; ++l) a[l] = fold.reduce_fn(a[l], v[l]);
-          }
-          for (int l = 0; l < L; ++l) acc[k][l] = a[l];
+    // Each run in turn, its 16 lanes in locals meanwhile (GCC vectorizes along the run then;
+    // with the runs interleaved element by element it gathered across them).
+    if (seed == L && r + L <= n) {
+      const std::ptrdiff_t end = r + (n - r) / L * L;
+      for (std::size_t k = 0; k < R; ++k) {
+        U a[L];
+        for (int l = 0; l < L; ++l) a[l] = acc[k][l];
+        for (std::ptrdiff_t q = r; q < end; q += L) {
+          U v[L];
+          for (int l = 0; l < L; ++l) v[l] = fold.map_fn(run[k].read(q + l));
+          for (int l = 0; l < L; ++l) a[l] = fold.reduce_fn(a[l], v[l]);
         }
-        r = end;
+        for (int l = 0; l < L; ++l) acc[k][l] = a[l];
       }
+      r = end;
+    }
     for (; r < n; ++r)
       for (std::size_t k = 0; k < R; ++k) {
         U& lane = acc[k][FoldRule::lane_of(static_cast<std::size_t>(r))];
@@ -312,27 +321,62 @@ struct OutputTiles {
   }
 };
 
-/// Buffered strategy, step 1: partial (output o, sub-tile t) at partials[o * T + t], for work
-/// items q = o * T + t; many outputs or few, every item is one tile of one sub-tensor.
-/// Both hold pointers to values in the space's memory (small functors).
+/// Buffered strategy on a host, step 1: partial (output o, sub-tile t) at partials[o * T + t].
+/// Work item c is the c-th of `chunks` even runs of the pairs q = o * T + t: each output's part
+/// of a run folds as fold_tiles folds a full reduction's tiles, so a tile costs no dispatch or
+/// offsets of its own (one item per pair cost ~130 ns each). Holds pointers to host values.
 template <int S, class Fold, class U>
-struct SubTilePartials {
+struct SubTileChunks {
   const OutputIndex<S + 1>* outputs;
   const Plan<S>* plan;
   Fold fold;
   U* partials;
-  KOKKOS_INLINE_FUNCTION void operator()(std::size_t q) const {
-    const Plan<S>& sub = *plan;
-    const std::size_t o = q / sub.tile_count, t = q % sub.tile_count;
-    std::ptrdiff_t off[S + 1];
-    outputs->offsets(o, off);
-    Fold local = fold;
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-    walk_tile_rows(sub, t, local, off + 1);
-#else
-    walk_tile(sub, TileCursor<S>(sub, t), local, off + 1);
-#endif
-    partials[q] = local.result();
+  std::size_t count;  ///< outputs
+  std::size_t chunks;
+  void operator()(std::size_t c) const {
+    const std::size_t tiles = plan->tile_count, pairs = count * tiles;
+    const std::size_t last = (c + 1) * pairs / chunks;
+    for (std::size_t q = c * pairs / chunks; q < last;) {
+      const std::size_t o = q / tiles, t = q % tiles;
+      const std::size_t end = last - q < tiles - t ? last - q : tiles - t;
+      std::ptrdiff_t off[S + 1];
+      outputs->offsets(o, off);
+      fold_tiles(*plan, t, t + end, fold, partials + o * tiles, off + 1);
+      q += end;
+    }
+  }
+};
+
+/// Buffered strategy on a host for column folds (one reduced axis, one source) whose outputs
+/// lie side by side in the source along index axis `axis` (unit stride): item q sweeps band
+/// q % bands of line (q / bands) % lines along sub-tile q / (bands * lines) (sweep_tile), so each
+/// line of memory is read once for the outputs in it, not once per output. The same partials,
+/// with the same bits, as SubTileChunks.
+template <class Fold, class U>
+struct ColumnBandPartials {
+  const OutputIndex<2>* outputs;
+  const Plan<1>* plan;
+  Fold fold;
+  U* partials;
+  int axis;
+  std::size_t below;  ///< outputs per step along `axis` (the extents of the index axes before it)
+  std::size_t width;  ///< outputs per band (at most axis_sweep_most(sizeof(U)))
+  std::size_t bands, lines;
+  void operator()(std::size_t q) const {
+    const Plan<1>& sub = *plan;
+    const std::size_t extent = outputs->extents[axis], tiles = sub.tile_count;
+    const std::size_t b = q % bands, g = q / bands % lines, t = q / (bands * lines);
+    const std::size_t first = b * width, w = extent - first < width ? extent - first : width;
+    const std::size_t o0 = g % below + first * below + g / below * below * extent;
+    std::ptrdiff_t off[2];
+    outputs->offsets(o0, off);
+    const std::ptrdiff_t step = sub.strides[0][0],
+                         block = static_cast<std::ptrdiff_t>(sub.blocks[0]);
+    const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(t) * block;
+    const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(sub.dims[0]) - row;
+    U* const lanes = thread_stage<U, REDUCE_LANES * axis_sweep_most(sizeof(U)), 1>();
+    sweep_tile(fold, lanes, off[1] + row * step, n < block ? n : block, step, w);
+    for (std::size_t k = 0; k < w; ++k) partials[(o0 + k * below) * tiles + t] = lanes[k];
   }
 };
 

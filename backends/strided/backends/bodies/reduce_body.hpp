@@ -66,22 +66,16 @@ struct TileFold {
     gather_impl(off, n0, n1, t0, t1, std::make_index_sequence<sizeof...(Srcs)>{});
   }
 
-  /// Elements [begin, begin + n) of a unit-stride run whose per-source offsets are `off`, begin
-  /// a multiple of the 16 lanes: folded part by part, a run gives the bits of one call (element
-  /// i still goes to lane i % 16, in order). fold_tiles interleaves the parts of several tiles'
-  /// runs this way. `whole`: the elements of the flat data the run belongs to (see unit_run).
-  KOKKOS_FORCEINLINE_FUNCTION void run_part(const std::ptrdiff_t* off, std::size_t begin,
-                                            std::size_t n, std::size_t whole) {
-    constexpr int S = static_cast<int>(sizeof...(Srcs));
-    std::ptrdiff_t base[S > 0 ? S : 1];
-    for (int k = 0; k < S; ++k) base[k] = off[k] + static_cast<std::ptrdiff_t>(begin);
-    unit_run(base, n, whole, std::make_index_sequence<sizeof...(Srcs)>{});
+  /// A tile of a flat plan: one unit-stride run of n elements at per-source offsets `off`, part
+  /// of `whole` contiguous elements (the plan's), whose length chooses the products' rounding
+  /// form (see unit_run): the bits of operator() on the same run.
+  KOKKOS_FORCEINLINE_FUNCTION void run_flat(const std::ptrdiff_t* off, std::size_t n,
+                                            std::size_t whole) {
+    unit_run(off, n, whole, std::make_index_sequence<sizeof...(Srcs)>{});
   }
 
   /// The tile's partial: lanes combined in a fixed pairwise tree.
   KOKKOS_INLINE_FUNCTION U result() { return lanes.result(reduce_fn); }
-  /// Empty lanes again, for the next tile.
-  KOKKOS_INLINE_FUNCTION void reset() { lanes.seeded = 0; }
 
  private:
   template <std::size_t... I>
@@ -175,76 +169,51 @@ make_fold(const MapFn& map_fn, const ReduceFn& reduce_fn, const SV&... srcs) {
           {}};
 }
 
-/// Tiles a host core folds side by side in a flat plan, and the elements of each run it takes
-/// in turn: a core keeps more lines in flight on a few streams than on one.
-inline constexpr std::size_t INTERLEAVED_TILES = 4;
-inline constexpr std::size_t INTERLEAVED_PART = 256;
-
-/// Tiles [first, last) of a flat plan (rank 1, unit strides: each tile one run), folded
-/// INTERLEAVED_TILES at a time part by part; each tile's fold is exactly its own (run_part).
-/// The tiles side by side come from the four quarters of [first, last), so each of the four
-/// streams walks on through consecutive tiles: GPU-scale tiles (4096 elements, 32 KiB of f64)
-/// would otherwise start four new streams every 128 KiB for the prefetchers to find.
+/// Tiles [first, last) of a flat plan (rank 1, unit strides: each tile one run) at per-operand
+/// offsets `base` (none: 0), one after the other: a single stream per thread. (Four tiles side by
+/// side, 256 elements of each in turn, cost two to three times as long on a Zen 5 host: the
+/// lanes of four folds go through memory at every switch; docs/performance.md, CPU pass 12.)
 template <int N, class Fold, class U>
 KOKKOS_INLINE_FUNCTION void fold_flat_tiles(const Plan<N>& plan, std::size_t first,
-                                            std::size_t last, const Fold& fold, U* partials) {
-  constexpr std::size_t R = INTERLEAVED_TILES;
+                                            std::size_t last, const Fold& fold, U* partials,
+                                            const std::ptrdiff_t* base = nullptr) {
   const std::size_t block = plan.blocks[0], dims = plan.dims[0];
-  const std::size_t quarter = (last - first + R - 1) / R;
-  static_assert(R == 4, "one copy of the fold per interleaved tile");
-  Fold local[R] = {fold, fold, fold, fold};
-  for (std::size_t step = 0; step < quarter; ++step) {
-    std::size_t tile[R];
-    std::ptrdiff_t off[R][N];
-    std::size_t len[R] = {};
-    std::size_t count = 0;
-    for (std::size_t k = 0; k < R; ++k) {
-      const std::size_t t = first + k * quarter + step;
-      if (t >= last) break;
-      tile[count] = t;
-      const std::size_t start = t * block;
-      len[count] = dims - start < block ? dims - start : block;
-      for (int s = 0; s < N; ++s) off[count][s] = static_cast<std::ptrdiff_t>(start);
-      ++count;
-    }
+  for (std::size_t t = first; t < last; ++t) {
+    const std::size_t start = t * block;
+    std::ptrdiff_t off[N];
+    for (int s = 0; s < N; ++s) off[s] = (base ? base[s] : 0) + static_cast<std::ptrdiff_t>(start);
+    Fold local = fold;
     // The plan's length chooses the products' rounding form: GPU-scale tiles come from memory.
-    for (std::size_t at = 0; at < len[0]; at += INTERLEAVED_PART)
-      for (std::size_t k = 0; k < count; ++k)
-        if (at < len[k]) {
-          const std::size_t n = len[k] - at < INTERLEAVED_PART ? len[k] - at : INTERLEAVED_PART;
-          local[k].run_part(off[k], at, n, dims);
-        }
-    for (std::size_t k = 0; k < count; ++k) {
-      partials[tile[k]] = local[k].result();
-      local[k].reset();
-    }
+    local.run_flat(off, dims - start < block ? dims - start : block, dims);
+    partials[t] = local.result();
   }
 }
 
 template <class Fold, class = void>
-struct folds_run_parts : std::false_type {};
+struct folds_flat_runs : std::false_type {};
 template <class Fold>
-struct folds_run_parts<Fold, std::void_t<decltype(std::declval<Fold&>().run_part(
-                                 nullptr, std::size_t{}, std::size_t{}, std::size_t{}))>>
-    : std::true_type {};
+struct folds_flat_runs<Fold, std::void_t<decltype(std::declval<Fold&>().run_flat(
+                                 nullptr, std::size_t{}, std::size_t{}))>> : std::true_type {};
 
-/// Folds tiles [first, last) of `plan`, writing the partial of tile t to partials[t].
+/// Folds tiles [first, last) of `plan` at per-operand offsets `base` (none: 0), writing the
+/// partial of tile t to partials[t].
 template <int N, class Fold, class U>
 KOKKOS_INLINE_FUNCTION void fold_tiles(const Plan<N>& plan, std::size_t first, std::size_t last,
-                                       const Fold& fold, U* partials) {
+                                       const Fold& fold, U* partials,
+                                       const std::ptrdiff_t* base = nullptr) {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-  if constexpr (folds_run_parts<Fold>::value) {
+  if constexpr (folds_flat_runs<Fold>::value) {
     bool flat = plan.rank == 1 && !plan.gathered;
     for (int k = 0; k < N && flat; ++k) flat = plan.strides[k][0] == 1;
-    if (flat && plan.blocks[0] % REDUCE_LANES == 0) {
-      fold_flat_tiles(plan, first, last, fold, partials);
+    if (flat) {
+      fold_flat_tiles(plan, first, last, fold, partials, base);
       return;
     }
   }
 #endif
   for_each_tile(plan, first, last, [&](std::size_t t, const TileCursor<N>& tile) {
     Fold local = fold;
-    walk_tile(plan, tile, local);
+    walk_tile(plan, tile, local, base);
     partials[t] = local.result();
   });
 }

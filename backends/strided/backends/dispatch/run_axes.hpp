@@ -26,6 +26,46 @@
 
 namespace strided::detail {
 
+/// The buffered strategy's partials on a host space: column folds whose outputs lie side by
+/// side in the source sweep bands of them (each line read once); anything else folds even runs
+/// of the (output, sub-tile) pairs. No bit depends on which.
+template <class Exec, int S, class Fold, class U>
+void fold_sub_tiles_host(const Exec& exec, const AxesLayout<S>& layout, const Fold& fold,
+                         U* partials, const Options& options, const std::string& label) {
+  const Plan<S>& sub = layout.sub;
+  const OutputIndex<S + 1>& index = layout.index;
+  const std::size_t tiles = sub.tile_count;
+  const std::size_t threads = static_cast<std::size_t>(compat::concurrency(exec));
+  if constexpr (S == 1) {
+    int axis = -1;
+    std::size_t below = 1;
+    if (sub.rank == 1 && !sub.gathered && magnitude(sub.strides[0][0]) != 1)
+      for (int a = 0; a < index.rank && axis < 0; ++a) {
+        if (index.strides[1][a] == 1)
+          axis = a;
+        else
+          below *= index.extents[a];
+      }
+    if (axis >= 0) {
+      const std::size_t extent = index.extents[axis], lines = layout.outputs / extent;
+      // As wide as the L2 allows, but narrower (16 at least) while threads would go idle.
+      std::size_t width =
+          std::min(extent, axis_sweep_outputs(planner_l2_bytes(options.planner), sizeof(U)));
+      const auto bands = [&] { return (extent + width - 1) / width; };
+      while (width > AXIS_SWEEP && tiles * lines * bands() < threads)
+        width = std::max(AXIS_SWEEP, (width / 2 + 15) / 16 * 16);
+      Kokkos::parallel_for(label, compat::range_policy(exec, tiles * lines * bands()),
+                           ColumnBandPartials<Fold, U>{&index, &sub, fold, partials, axis, below,
+                                                       width, bands(), lines});
+      return;
+    }
+  }
+  const std::size_t chunks = std::min(tiles * layout.outputs, 8 * threads);
+  Kokkos::parallel_for(
+      label, compat::range_policy(exec, chunks),
+      SubTileChunks<S, Fold, U>{&index, &sub, fold, partials, layout.outputs, chunks});
+}
+
 /// An axis reduction on `exec`. Unbuffered: parallel over outputs, each folding its sub-tensor
 /// in registers. Buffered: work items are (output, sub-tile) pairs, so few outputs still use
 /// every thread. Same bits either way. `kept`: the copies of a kept plan's layout.
@@ -88,10 +128,7 @@ void run_axes(const Exec& exec, const AxesLayout<S>& layout, const Dst& dst, con
     else
       fold_items(OutputTiles<S>{staged.template get<0>(), tiles, outputs}, std::false_type{});
   } else if constexpr (compat::is_host_space_v<Exec>) {
-    if (tiles > 0)
-      Kokkos::parallel_for(label, compat::range_policy(exec, outputs * tiles),
-                           SubTilePartials<S, Fold, U>{staged.template get<0>(),
-                                                       staged.template get<1>(), fold, partials});
+    if (tiles > 0) fold_sub_tiles_host(exec, layout, fold, partials, options, label);
   }
   Kokkos::parallel_for(label, compat::range_policy(exec, outputs),
                        CombineOutputs<S, Dst, std::decay_t<ReduceFn>, U>{
