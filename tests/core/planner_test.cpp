@@ -1746,10 +1746,18 @@ TEST(MakePlan, ShortSourceRowsUnderALongDestinationAxisAreGathered) {
   const Extents r(4, 72);
   EXPECT_EQ(plan_of<2>(r, {col_major_strides(r), row_major_strides(r)}).strategy,
             Strategy::Transpose);
-  // So does a destination axis longer than a group (352: a group would split its rows).
+  // A destination axis longer than a group (HPTT's 5-d reversal of 48 x 4 x 28 x 28 x 352)
+  // gives the destination's group its largest divisor within one (176 of 352), and the source
+  // runs of 48 x 4 = 192 elements: source rows of 1.5 KiB, not the transpose's 384 bytes.
   const Extents h = {352, 28, 28, 4, 48};
-  EXPECT_EQ(plan_of<2>(h, {col_major_strides(h), row_major_strides(h)}).strategy,
-            Strategy::Transpose);
+  const auto g = plan_of<2>(h, {col_major_strides(h), row_major_strides(h)});
+  expect_contiguous_groups(g, 176, 192);
+  EXPECT_EQ(dims_of(g), (Extents{176, 192, 2, 28, 28}));
+  const Extents hs = {352, 2, 3, 4, 48};
+  const StrideSet hss = {col_major_strides(hs), row_major_strides(hs)};
+  const auto gs = plan_of<2>(hs, hss);
+  expect_contiguous_groups(gs, 176, 192);
+  expect_visits_match<2>(gs, hs, hss);
 }
 
 TEST(MakePlan, GatheredSourceGroupsTakeRowsOfTransposeRowBytes) {

@@ -570,11 +570,12 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
   // for transposes (whose blocks want whole rows of 1 KiB: rank 6+ permutations measured 2-3x
   // faster gathered).
   const bool transpose = p.strategy == Strategy::Transpose;
-  // Source rows shorter than transpose_row_bytes under a destination axis that one group holds
-  // whole (HPTT's 6-d reversal of 32 x 5 x 15 x 15 x 15 x 112: source runs of 32 elements).
+  // Source rows shorter than transpose_row_bytes under a long destination axis (HPTT's 6-d
+  // reversal of 32 x 5 x 15 x 15 x 15 x 112: source runs of 32 elements). One longer than a
+  // group gives it a divisor (5-d, 48 x 4 x 28 x 28 x 352: groups of 176 x 192 ran at 40-45% of
+  // a scale-copy against 28-31% for tiles of 352 x 48; docs/performance.md, CPU pass 13).
   const bool short_source_rows =
-      transpose && p.dims[0] <= GATHER_MAX &&
-      saturating_mul(p.dims[1], element_size[1]) < opt.transpose_row_bytes;
+      transpose && saturating_mul(p.dims[1], element_size[1]) < opt.transpose_row_bytes;
   if (!opt.block_override && opt.gather && p.rank >= 3 &&
       (p.dims[0] < 16 || (transpose && (p.dims[0] < 64 || short_source_rows))))
     gather_short_axes(p, element_size, opt);

@@ -125,16 +125,33 @@ struct MapBody {
     bool scattered = false;
     ((scattered = scattered || !runs_unit(t1[I + 1], n1)), ...);
 #endif
-    // Bands start on the destination's lines: a group of 30 x 6 doubles starts mid-line in
-    // every other tile, where bands from 0 would leave no line whole to stream (30^5 reversed).
-    const std::size_t lead = line_lead(dst.ptr + (off[0] + t0[0][0] + t1[0][0]));
+    // Bands start on the destination's lines, in each of its group's contiguous runs: a group
+    // of 30 x 6 doubles starts mid-line in every other tile (30^5 reversed), a buffer that
+    // starts mid-line does so everywhere, and bands from the group's start would leave no line
+    // whole to stream.
+    const std::size_t run = contiguous_run(t0[0], n0);
+    // A built-in function's partial bands (the lead, the run's ragged end) run as whole bands
+    // shifted over their neighbour, through the in-register transposes: element by element,
+    // their scattered stores took 40% of a 6-d reversal's time in a buffer that starts
+    // mid-line. Not in place: a source that is the destination (the one overlap the entry
+    // checks let through, and it starts where the destination does) would be read rewritten.
+    bool overlap = is_repeatable<F>::value;
+    ((overlap = overlap && reinterpret_cast<std::uintptr_t>(get<I>(srcs).ptr + off[I + 1]) !=
+                               reinterpret_cast<std::uintptr_t>(dst.ptr + off[0])),
+     ...);
     std::size_t bi = 0;
     for (std::size_t i0 = 0; i0 < n0; i0 += bi) {
-      bi = i0 == 0 && lead != 0 ? lead : B;
-      if (n0 - i0 < bi) bi = n0 - i0;
+      const std::size_t r0 = i0 / run * run, end = r0 + run;  // i0's run
+      const std::size_t lead = i0 == r0 ? line_lead(dst.ptr + (off[0] + t0[0][r0] + t1[0][0])) : 0;
+      bi = lead != 0 ? lead : B;
+      if (end - i0 < bi) bi = end - i0;
+      // The band that runs: [a0, a0 + w).
+      const bool shifted = overlap && bi < B && run >= B;
+      const std::size_t a0 = shifted ? (i0 == r0 ? r0 : end - B) : i0;
+      const std::size_t w = shifted ? B : bi;
       // A band whose destination elements are one contiguous line stores (streams) it whole.
-      bool dense = bi == B;
-      for (std::size_t i = 1; dense && i < B; ++i) dense = t0[0][i0 + i] == t0[0][i0] + ii(i);
+      bool dense = w == B;
+      for (std::size_t i = 1; dense && i < B; ++i) dense = t0[0][a0 + i] == t0[0][a0] + ii(i);
       for (std::size_t j0 = 0; j0 < n1; j0 += B) {
         const std::size_t bj = n1 - j0 < B ? n1 - j0 : B;
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
@@ -145,8 +162,8 @@ struct MapBody {
             std::ptrdiff_t from[sizeof...(I)][B] = {};
             value_type* to[B] = {};
             for (std::size_t k = 0; k < B; ++k) {
-              ((from[I][k] = off[I + 1] + t0[I + 1][i0 + k] + t1[I + 1][j0]), ...);
-              to[k] = dst.ptr + (off[0] + t1[0][j0 + k] + t0[0][i0]);
+              ((from[I][k] = off[I + 1] + t0[I + 1][a0 + k] + t1[I + 1][j0]), ...);
+              to[k] = dst.ptr + (off[0] + t1[0][j0 + k] + t0[0][a0]);
             }
             bool aligned = stream;
             for (std::size_t k = 0; aligned && k < B; ++k) aligned = streams_rows(to[k], 0);
@@ -155,9 +172,9 @@ struct MapBody {
             // end) while this one moves (docs/performance.md, CPU pass 5). Sources read in
             // runs start B new rows each band, as run_transposed's do: fetch the next band's
             // lines at j0 (prefetch_next_band; CPU pass 8).
-            std::size_t pi = i0, pj = j0 + GATHER_PREFETCH * B;
+            std::size_t pi = a0, pj = j0 + GATHER_PREFETCH * B;
             if (pj >= n1) pj -= n1, pi += B;
-            if (!scattered) pi = i0 + B, pj = j0;
+            if (!scattered) pi = a0 + B, pj = j0;
             if (pj < n1 && pi + B <= n0)
               for (std::size_t k = 0; k < B; ++k)
                 (simd::prefetch_rows<1>(
@@ -169,17 +186,17 @@ struct MapBody {
         }
 #endif
         value_type buffer[B * B];
-        for (std::size_t i = 0; i < bi; ++i) {
-          const std::ptrdiff_t row[] = {(off[I + 1] + t0[I + 1][i0 + i])...};
+        for (std::size_t i = 0; i < w; ++i) {
+          const std::ptrdiff_t row[] = {(off[I + 1] + t0[I + 1][a0 + i])...};
           for (std::size_t j = 0; j < bj; ++j)
             buffer[j * B + i] = write(f(get<I>(srcs).read(row[I] + t1[I + 1][j0 + j])...));
         }
         for (std::size_t j = 0; j < bj; ++j) {
           value_type* d = dst.ptr + (off[0] + t1[0][j0 + j]);
           if (dense)
-            store_row(d + t0[0][i0], buffer + j * B);
+            store_row(d + t0[0][a0], buffer + j * B);
           else
-            for (std::size_t i = 0; i < bi; ++i) d[t0[0][i0 + i]] = buffer[j * B + i];
+            for (std::size_t i = 0; i < w; ++i) d[t0[0][a0 + i]] = buffer[j * B + i];
         }
       }
     }
@@ -190,6 +207,18 @@ struct MapBody {
     const auto a = reinterpret_cast<std::uintptr_t>(d);
     if (a % sizeof(value_type) != 0) return 0;
     return (B - a / sizeof(value_type) % B) % B;
+  }
+
+  /// The length of the runs of unit steps that offsets t[0 .. n) are made of when they are all
+  /// equal and at least a block long, else n (the whole group as one run).
+  KOKKOS_FORCEINLINE_FUNCTION static std::size_t contiguous_run(const std::ptrdiff_t* t,
+                                                                std::size_t n) {
+    std::size_t r = 1;
+    while (r < n && t[r] == t[0] + ii(r)) ++r;
+    if (r < B || n % r != 0) return n;
+    for (std::size_t k = r; k < n; k += r)
+      if (!runs_unit(t + k, r)) return n;
+    return r;
   }
 
   /// Whether offsets t[0 .. n) step by one element.
@@ -304,8 +333,17 @@ struct MapBody {
           block<false>(off, i0, j0, n0 - i0, B, s0, s1, seq);
       return;
     }
+    // Destination rows of whole lines that all start `lead` elements before a line boundary (a
+    // buffer that starts mid-line, as a large std::vector does) run their bands from that
+    // boundary on: every full block then streams whole lines, and only the lead band and the
+    // ragged end store plainly. Staging such rows (below) cost a third of the bandwidth.
+    const std::size_t lead =
+        stream && magnitude(s1[0]) * sizeof(value_type) % 64 == 0 && n0 >= 2 * B
+            ? line_lead(dst.ptr + off[0])
+            : 0;
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-    if (stream && !streams_rows(dst.ptr + off[0], s1[0]) && staged_rows(off, n0, n1, s0, s1, seq))
+    if (lead == 0 && stream && !streams_rows(dst.ptr + off[0], s1[0]) &&
+        staged_rows(off, n0, n1, s0, s1, seq))
       return;
 #endif
     // Ragged edges of a built-in function's tile (n0, n1 >= B here) run as full blocks shifted
@@ -313,15 +351,19 @@ struct MapBody {
     // this path, so the overlap writes the same values again, and every element goes through
     // the in-register transposes (else a third of a 30 x 30 slab's elements went element by
     // element).
+    // After a lead band, the ragged end runs element by element too: a block shifted back over
+    // the last streamed line would read that line again to store into it.
     constexpr bool overlap = is_repeatable<F>::value;
-    for (std::size_t i0 = 0; i0 < n0; i0 += B) {
-      const std::size_t bi = overlap || n0 - i0 >= B ? B : n0 - i0;
+    const bool overlap_i = overlap && lead == 0;
+    for (std::size_t i0 = 0, band = 0; i0 < n0; i0 += band) {
+      band = i0 == 0 && lead != 0 ? lead : B;
+      const std::size_t bi = band == B && overlap_i ? B : (n0 - i0 < band ? n0 - i0 : band);
       for (std::size_t j0 = 0; j0 < n1; j0 += B) {
-        const std::size_t bj = overlap || n1 - j0 >= B ? B : n1 - j0;
+        const std::size_t bj = (overlap && bi == B) || n1 - j0 >= B ? B : n1 - j0;
         prefetch_next_band(off, i0, j0, n0, s0, s1, seq);
         if (bi == B && bj == B)
-          block<true>(off, block_start(i0, n0, overlap), block_start(j0, n1, overlap), B, B, s0, s1,
-                      seq);
+          block<true>(off, block_start(i0, n0, overlap_i), block_start(j0, n1, overlap), B, B, s0,
+                      s1, seq);
         else
           block<false>(off, i0, j0, bi, bj, s0, s1, seq);
       }
