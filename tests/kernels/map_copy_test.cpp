@@ -229,27 +229,29 @@ TYPED_TEST(MapTest, RaggedTransposedTilesMatchTheReference) {
 }
 
 /// B = op(A permuted), A column-major, into a column-major B in a buffer that starts `shift`
-/// elements past a 64-byte line, streamed: every element right, nothing outside B written.
+/// elements past a 64-byte line, its columns `pad` elements apart beyond their extent, streamed:
+/// every element right, nothing outside B written.
 template <class T, class Exec>
 void check_permute_into_shifted_buffer(const Exec& exec, const std::vector<std::size_t>& extents,
                                        const std::vector<std::size_t>& perm, std::size_t shift,
-                                       strided::detail::Strategy strategy) {
+                                       strided::detail::Strategy strategy, std::size_t pad = 0) {
   SCOPED_TRACE(::testing::Message()
                << sizeof(T) << "-byte elements, " << extents.size() << "-d, first extent "
-               << extents[0] << ", " << shift << " past a line");
+               << extents[0] << ", " << shift << " past a line, padded by " << pad);
   const std::size_t rank = extents.size();
   std::vector<std::size_t> permuted(rank);
   std::vector<std::ptrdiff_t> strides(rank);
-  std::size_t count = 1;
+  std::size_t count = 1, span = 1;
   for (std::size_t k = 0; k < rank; ++k) {
     permuted[k] = extents[perm[k]];
-    strides[k] = static_cast<std::ptrdiff_t>(count);
+    strides[k] = static_cast<std::ptrdiff_t>(span);
     count *= permuted[k];
+    span *= permuted[k] + (k == 0 ? pad : 0);
   }
   const auto a = strided::StridedArray<T>::col_major(extents);
   for (std::size_t i = 0; i < count; ++i) a.data()[i] = T(i % 1009) - T(500);
   const std::size_t line = 64 / sizeof(T);
-  std::vector<T> buffer(count + 3 * line, strided_test::sentinel<T>());
+  std::vector<T> buffer(span + 3 * line, strided_test::sentinel<T>());
   const auto first = static_cast<std::ptrdiff_t>(
       (line - reinterpret_cast<std::uintptr_t>(buffer.data()) / sizeof(T) % line) % line + shift);
   const strided::StridedView<T> view(buffer.data(), buffer.size(), permuted, strides, first);
@@ -299,6 +301,21 @@ TYPED_TEST(MapTest, PermutesIntoBuffersThatStartMidLine) {
     check_permute_into_shifted_buffer<double>(TypeParam(), {112, 5, 32, 3, 2, 3},
                                               {2, 0, 4, 1, 5, 3}, shift, Strategy::Gather);
   }
+}
+
+TYPED_TEST(MapTest, TransposesIntoPaddedRowsWithARaggedEnd) {
+  // Destination rows of whole lines (padded to 24 or 32 elements) that start on a line, with
+  // 20 or 21 elements each: the last band of a built-in function is a full band shifted back
+  // over its neighbour, off the line grid, so it must not take the streaming stores.
+  using strided::detail::Strategy;
+  for (std::size_t pad : {4, 12}) {
+    check_permute_into_shifted_buffer<double>(TypeParam(), {37, 20}, {1, 0}, 0, Strategy::Transpose,
+                                              pad);
+    check_permute_into_shifted_buffer<float>(TypeParam(), {37, 20}, {1, 0}, 0, Strategy::Transpose,
+                                             pad + 8);
+  }
+  check_permute_into_shifted_buffer<double>(TypeParam(), {37, 21}, {1, 0}, 0, Strategy::Transpose,
+                                            3);
 }
 
 TYPED_TEST(MapTest, InPlaceScaleOfGappedReversedLayouts) {

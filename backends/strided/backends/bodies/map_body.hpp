@@ -354,6 +354,27 @@ struct MapBody {
     // After a lead band, the ragged end runs element by element too: a block shifted back over
     // the last streamed line would read that line again to store into it.
     constexpr bool overlap = is_repeatable<F>::value;
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    if constexpr (simd::transposable_v<value_type>) {
+      bool rows = lead == 0;  // every source reads its lines along axis 1
+      ((rows = rows && s1[I + 1] == 1), ...);
+      if (rows) {
+        for (std::size_t i0 = 0; i0 < n0; i0 += B) {
+          if (n0 - i0 >= B || overlap) {
+            const std::size_t a0 = block_start(i0, n0, overlap);
+            if (stream && streams_rows(dst.ptr + (off[0] + ii(a0)), s1[0]))
+              band_of_blocks<true>(off, a0, n0, n1, s0, s1, seq);
+            else
+              band_of_blocks<false>(off, a0, n0, n1, s0, s1, seq);
+          } else {
+            for (std::size_t j0 = 0; j0 < n1; j0 += B)
+              block<false>(off, i0, j0, n0 - i0, n1 - j0 < B ? n1 - j0 : B, s0, s1, seq);
+          }
+        }
+        return;
+      }
+    }
+#endif
     const bool overlap_i = overlap && lead == 0;
     for (std::size_t i0 = 0, band = 0; i0 < n0; i0 += band) {
       band = i0 == 0 && lead != 0 ? lead : B;
@@ -368,6 +389,35 @@ struct MapBody {
           block<false>(off, i0, j0, bi, bj, s0, s1, seq);
       }
     }
+  }
+
+  /// The B rows of axis 0 from i0 (all inside n0), every source reading its lines along axis 1
+  /// with unit stride: full blocks through the in-register transposes, row pointers stepped
+  /// rather than recomputed (a transpose waits on its loads: the fewer instructions a block
+  /// takes, the more blocks' loads the core keeps in flight), then the ragged end.
+  template <bool Streamed, std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION void band_of_blocks(const std::ptrdiff_t* off, std::size_t i0,
+                                                  std::size_t n0, std::size_t n1,
+                                                  const std::ptrdiff_t* s0,
+                                                  const std::ptrdiff_t* s1,
+                                                  std::index_sequence<I...> seq) const {
+    const std::ptrdiff_t pitch = s1[0];
+    value_type* const out = dst.ptr + (off[0] + ii(i0));
+    std::ptrdiff_t from[sizeof...(I)][B] = {};
+    for (std::size_t k = 0; k < B; ++k) ((from[I][k] = off[I + 1] + ii(i0 + k) * s0[I + 1]), ...);
+    const std::size_t full1 = n1 - n1 % B;
+    for (std::size_t j0 = 0; j0 < full1; j0 += B) {
+      prefetch_next_band(off, i0, j0, n0, s0, s1, seq);
+      value_type* to[B] = {};
+      for (std::size_t k = 0; k < B; ++k) to[k] = out + ii(j0 + k) * pitch;
+      transpose_through_f(from, to, Streamed, seq);
+      for (std::size_t k = 0; k < B; ++k) ((from[I][k] += ii(B)), ...);
+    }
+    if (full1 == n1) return;
+    if constexpr (is_repeatable<F>::value)
+      transposed_block(off, i0, n1 - B, s0, s1, out - ii(i0), pitch, Streamed, seq);
+    else
+      block<false>(off, i0, full1, B, n1 - full1, s0, s1, seq);
   }
 
   /// Bytes of a per-thread stage: the largest planner tile of a transpose with a source that

