@@ -139,6 +139,13 @@ struct MapBody {
     ((overlap = overlap && reinterpret_cast<std::uintptr_t>(get<I>(srcs).ptr + off[I + 1]) !=
                                reinterpret_cast<std::uintptr_t>(dst.ptr + off[0])),
      ...);
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    // Whether every destination row of the group starts on a line when a band does.
+    bool rows_on_lines = stream && !scattered;
+    for (std::size_t j = 0; rows_on_lines && j < n1; ++j)
+      rows_on_lines =
+          magnitude(t1[0][j]) * sizeof(value_type) % simd::stream_alignment<value_type>() == 0;
+#endif
     std::size_t bi = 0;
     for (std::size_t i0 = 0; i0 < n0; i0 += bi) {
       const std::size_t r0 = i0 / run * run, end = r0 + run;  // i0's run
@@ -152,7 +159,19 @@ struct MapBody {
       // A band whose destination elements are one contiguous line stores (streams) it whole.
       bool dense = w == B;
       for (std::size_t i = 1; dense && i < B; ++i) dense = t0[0][a0 + i] == t0[0][a0] + ii(i);
-      for (std::size_t j0 = 0; j0 < n1; j0 += B) {
+      std::size_t j_start = 0;
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+      if constexpr (simd::transposable_v<value_type>) {
+        if (dense && !scattered) {  // every source's band of j is one unit-stride line
+          if (rows_on_lines && streams_rows(dst.ptr + (off[0] + t0[0][a0]), 0))
+            gathered_band<true>(off, a0, n0, n1, t0, t1, std::index_sequence<I...>{});
+          else
+            gathered_band<false>(off, a0, n0, n1, t0, t1, std::index_sequence<I...>{});
+          j_start = n1 - n1 % B;
+        }
+      }
+#endif
+      for (std::size_t j0 = j_start; j0 < n1; j0 += B) {
         const std::size_t bj = n1 - j0 < B ? n1 - j0 : B;
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
         if constexpr (simd::transposable_v<value_type>) {
@@ -199,6 +218,33 @@ struct MapBody {
             for (std::size_t i = 0; i < w; ++i) d[t0[0][a0 + i]] = buffer[j * B + i];
         }
       }
+    }
+  }
+
+  /// The full blocks of one dense band [a0, a0 + B) of a gathered block whose sources' groups
+  /// are each one unit-stride run: source rows stepped rather than looked up, the next band's
+  /// lines prefetched a band ahead (as band_of_blocks does), destination rows from the table.
+  template <bool Streamed, std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION void gathered_band(const std::ptrdiff_t* off, std::size_t a0,
+                                                 std::size_t n0, std::size_t n1,
+                                                 const std::ptrdiff_t (*t0)[GATHER_MAX],
+                                                 const std::ptrdiff_t (*t1)[GATHER_MAX],
+                                                 std::index_sequence<I...> seq) const {
+    const bool fetch = a0 + 2 * B <= n0;
+    std::ptrdiff_t from[sizeof...(I)][B] = {}, ahead[sizeof...(I)][B] = {};
+    for (std::size_t k = 0; k < B; ++k) {
+      ((from[I][k] = off[I + 1] + t0[I + 1][a0 + k] + t1[I + 1][0]), ...);
+      ((ahead[I][k] = fetch ? off[I + 1] + t0[I + 1][a0 + B + k] + t1[I + 1][0] : 0), ...);
+    }
+    value_type* const out = dst.ptr + (off[0] + t0[0][a0]);
+    for (std::size_t j0 = 0; j0 + B <= n1; j0 += B) {
+      if (fetch)
+        for (std::size_t k = 0; k < B; ++k)
+          (simd::prefetch_rows<1>(get<I>(srcs).ptr + ahead[I][k], 0), ...);
+      value_type* to[B] = {};
+      for (std::size_t k = 0; k < B; ++k) to[k] = out + t1[0][j0 + k];
+      transpose_through_f(from, to, Streamed, seq);
+      for (std::size_t k = 0; k < B; ++k) ((from[I][k] += ii(B), ahead[I][k] += ii(B)), ...);
     }
   }
 
