@@ -26,6 +26,15 @@
 #define STRIDED_SIMD_X86 0
 #endif
 
+// The kernels inline into their callers' block loops: a call per block spills the loop's
+// vector registers around it (GCC 12 kept transpose_rows out of line in AVX2 builds: 5-8% of an
+// 8192^2 transpose on an AMD EPYC Zen 4 guest).
+#if defined(__GNUC__)
+#define STRIDED_SIMD_INLINE inline __attribute__((always_inline))
+#else
+#define STRIDED_SIMD_INLINE inline
+#endif
+
 namespace strided::detail::simd {
 
 /// The instruction set the transposes were compiled for (the transpose tests check it).
@@ -53,14 +62,14 @@ namespace x86 {
 // d[c] + o. `Stream` stores with non-temporal stores; the caller guarantees their alignment.
 
 template <bool Stream>
-inline void store(double* d, __m128d v) {
+STRIDED_SIMD_INLINE void store(double* d, __m128d v) {
   if constexpr (Stream)
     _mm_stream_pd(d, v);
   else
     _mm_storeu_pd(d, v);
 }
 template <bool Stream>
-inline void store(float* d, __m128 v) {
+STRIDED_SIMD_INLINE void store(float* d, __m128 v) {
   if constexpr (Stream)
     _mm_stream_ps(d, v);
   else
@@ -69,14 +78,14 @@ inline void store(float* d, __m128 v) {
 
 #if defined(__AVX__)
 template <bool Stream>
-inline void store(double* d, __m256d v) {
+STRIDED_SIMD_INLINE void store(double* d, __m256d v) {
   if constexpr (Stream)
     _mm256_stream_pd(d, v);
   else
     _mm256_storeu_pd(d, v);
 }
 template <bool Stream>
-inline void store(float* d, __m256 v) {
+STRIDED_SIMD_INLINE void store(float* d, __m256 v) {
   if constexpr (Stream)
     _mm256_stream_ps(d, v);
   else
@@ -86,7 +95,7 @@ inline void store(float* d, __m256 v) {
 
 #if defined(__AVX512F__)
 template <bool Stream>
-inline void store(double* d, __m512d v) {
+STRIDED_SIMD_INLINE void store(double* d, __m512d v) {
   if constexpr (Stream)
     _mm512_stream_pd(d, v);
   else
@@ -97,7 +106,8 @@ inline void store(double* d, __m512d v) {
 /// lane shuffles). The single-source-width forms decode to fewer uops than two-source permutes
 /// on AMD Zen 4 (8192^2 at 1 thread: 10% faster), and a transpose's loads wait on them.
 template <bool Stream>
-inline void kernel8(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
+STRIDED_SIMD_INLINE void kernel8(const double* const* s, std::size_t so, double* const* d,
+                                 std::size_t dof) {
   __m512d r[8], t[8], u[8];
   for (int k = 0; k < 8; ++k) r[k] = _mm512_loadu_pd(s[k] + so);
   for (int k = 0; k < 8; k += 2) {
@@ -122,7 +132,7 @@ inline void kernel8(const double* const* s, std::size_t so, double* const* d, st
 #if defined(__AVX__)
 /// 4 x 4 doubles in registers: pairs within 128-bit lanes, then the lanes across registers;
 /// rows r[k] in, columns c[k] out.
-inline void transpose4(const __m256d* r, __m256d* c) {
+STRIDED_SIMD_INLINE void transpose4(const __m256d* r, __m256d* c) {
   const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]),
                 t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
   c[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
@@ -136,8 +146,8 @@ inline void transpose4(const __m256d* r, __m256d* c) {
 /// its write-combining buffer at once, never flushed as two partial writes (docs/performance.md,
 /// CPU pass 4).
 template <bool Stream>
-inline void kernel8_quads(const double* const* s, std::size_t so, double* const* d,
-                          std::size_t dof) {
+STRIDED_SIMD_INLINE void kernel8_quads(const double* const* s, std::size_t so, double* const* d,
+                                       std::size_t dof) {
   for (int h = 0; h < 8; h += 4) {  // destination rows h .. h + 3
     __m256d upper[4], lower[4], left[4], right[4];
     for (int k = 0; k < 4; ++k) {
@@ -155,7 +165,8 @@ inline void kernel8_quads(const double* const* s, std::size_t so, double* const*
 
 /// 8 x 8 floats: pairs, quads within 128-bit lanes, then the lanes across registers.
 template <bool Stream>
-inline void kernel8(const float* const* s, std::size_t so, float* const* d, std::size_t dof) {
+STRIDED_SIMD_INLINE void kernel8(const float* const* s, std::size_t so, float* const* d,
+                                 std::size_t dof) {
   __m256 r[8], t[8], u[8];
   for (int k = 0; k < 8; ++k) r[k] = _mm256_loadu_ps(s[k] + so);
   for (int k = 0; k < 8; k += 2) {
@@ -177,7 +188,8 @@ inline void kernel8(const float* const* s, std::size_t so, float* const* d, std:
 
 /// 2 x 2 doubles.
 template <bool Stream>
-inline void kernel2(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
+STRIDED_SIMD_INLINE void kernel2(const double* const* s, std::size_t so, double* const* d,
+                                 std::size_t dof) {
   const __m128d r0 = _mm_loadu_pd(s[0] + so), r1 = _mm_loadu_pd(s[1] + so);
   store<Stream>(d[0] + dof, _mm_unpacklo_pd(r0, r1));
   store<Stream>(d[1] + dof, _mm_unpackhi_pd(r0, r1));
@@ -185,7 +197,8 @@ inline void kernel2(const double* const* s, std::size_t so, double* const* d, st
 
 /// 4 x 4 floats.
 template <bool Stream>
-inline void kernel4(const float* const* s, std::size_t so, float* const* d, std::size_t dof) {
+STRIDED_SIMD_INLINE void kernel4(const float* const* s, std::size_t so, float* const* d,
+                                 std::size_t dof) {
   __m128 r0 = _mm_loadu_ps(s[0] + so), r1 = _mm_loadu_ps(s[1] + so), r2 = _mm_loadu_ps(s[2] + so),
          r3 = _mm_loadu_ps(s[3] + so);
   _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
@@ -203,19 +216,22 @@ struct Widest<double> {
 #if defined(__AVX512F__)
   static constexpr std::size_t K = 8;
   template <bool Stream>
-  static void run(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
+  STRIDED_SIMD_INLINE static void run(const double* const* s, std::size_t so, double* const* d,
+                                      std::size_t dof) {
     kernel8<Stream>(s, so, d, dof);
   }
 #elif defined(__AVX__)
   static constexpr std::size_t K = 8;  // whole lines per destination row (kernel8_quads)
   template <bool Stream>
-  static void run(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
+  STRIDED_SIMD_INLINE static void run(const double* const* s, std::size_t so, double* const* d,
+                                      std::size_t dof) {
     kernel8_quads<Stream>(s, so, d, dof);
   }
 #else
   static constexpr std::size_t K = 2;
   template <bool Stream>
-  static void run(const double* const* s, std::size_t so, double* const* d, std::size_t dof) {
+  STRIDED_SIMD_INLINE static void run(const double* const* s, std::size_t so, double* const* d,
+                                      std::size_t dof) {
     kernel2<Stream>(s, so, d, dof);
   }
 #endif
@@ -225,13 +241,15 @@ struct Widest<float> {
 #if defined(__AVX__)
   static constexpr std::size_t K = 8;
   template <bool Stream>
-  static void run(const float* const* s, std::size_t so, float* const* d, std::size_t dof) {
+  STRIDED_SIMD_INLINE static void run(const float* const* s, std::size_t so, float* const* d,
+                                      std::size_t dof) {
     kernel8<Stream>(s, so, d, dof);
   }
 #else
   static constexpr std::size_t K = 4;
   template <bool Stream>
-  static void run(const float* const* s, std::size_t so, float* const* d, std::size_t dof) {
+  STRIDED_SIMD_INLINE static void run(const float* const* s, std::size_t so, float* const* d,
+                                      std::size_t dof) {
     kernel4<Stream>(s, so, d, dof);
   }
 #endif
@@ -269,7 +287,7 @@ inline constexpr std::size_t kernel_side() {
 /// With `Stream` the kernels store with non-temporal stores, and every destination row must be
 /// aligned to stream_alignment<T>(); the scalar loop stores plainly.
 template <std::size_t B, bool Stream, class T>
-inline void transpose_rows(const T* const* s, T* const* d) {
+STRIDED_SIMD_INLINE void transpose_rows(const T* const* s, T* const* d) {
 #if STRIDED_SIMD_X86
   if constexpr (kernel_side<T>() > 0 && B % kernel_side<T>() == 0) {
     using U = std::conditional_t<sizeof(T) == 8, double, float>;
@@ -298,7 +316,7 @@ inline void transpose_rows(const T* const* s, T* const* d) {
 
 /// The same for a block of rows s + i * ls and d + j * ld.
 template <std::size_t B, bool Stream, class T>
-inline void transpose_block(const T* s, std::ptrdiff_t ls, T* d, std::ptrdiff_t ld) {
+STRIDED_SIMD_INLINE void transpose_block(const T* s, std::ptrdiff_t ls, T* d, std::ptrdiff_t ld) {
   // (Initialized: GCC 12 at -O3 -march=native sees a false maybe-uninitialized in the kernels.)
   const T* from[B] = {};
   T* to[B] = {};
@@ -312,7 +330,7 @@ inline void transpose_block(const T* s, std::ptrdiff_t ls, T* d, std::ptrdiff_t 
 /// Hint that the B lines at p + k * stride (k < B) will be read soon (the next block's source,
 /// fetched while this block is written).
 template <std::size_t B, class T>
-inline void prefetch_rows(const T* p, std::ptrdiff_t stride) {
+STRIDED_SIMD_INLINE void prefetch_rows(const T* p, std::ptrdiff_t stride) {
 #if STRIDED_SIMD_X86
   for (std::size_t k = 0; k < B; ++k)
     _mm_prefetch(reinterpret_cast<const char*>(p + static_cast<std::ptrdiff_t>(k) * stride),
