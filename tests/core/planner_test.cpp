@@ -1731,16 +1731,18 @@ TEST(MakePlan, ShortSourceRowsUnderALongDestinationAxisAreGathered) {
   // axis (112) is long, the source's (32) gives rows of 256 bytes. The source's group takes
   // 32 x 5 = 160 contiguous elements, the destination's keeps its whole axis of 112 (a
   // transpose's tiles were 112 x 32).
-  const Extents e = {112, 15, 15, 15, 5, 32};
-  const auto p = plan_of<2>(e, {col_major_strides(e), row_major_strides(e)});
-  expect_contiguous_groups(p, 112, 160);
-  EXPECT_EQ(dims_of(p), (Extents{112, 160, 15, 15, 15}));
-  // Every element once, on a smaller one of the same kind.
-  const Extents small = {112, 3, 2, 5, 32};
-  const StrideSet ss = {col_major_strides(small), row_major_strides(small)};
-  const auto q = plan_of<2>(small, ss);
-  expect_contiguous_groups(q, 112, 160);
-  expect_visits_match<2>(q, small, ss);
+  // Each reversal's groups and dims, then every element once on a smaller one of the same kind.
+  const auto check_reversal = [](const Extents& e, std::size_t g0, std::size_t g1,
+                                 const Extents& dims, const Extents& small) {
+    const auto p = plan_of<2>(e, {col_major_strides(e), row_major_strides(e)});
+    expect_contiguous_groups(p, g0, g1);
+    EXPECT_EQ(dims_of(p), dims);
+    const StrideSet ss = {col_major_strides(small), row_major_strides(small)};
+    const auto q = plan_of<2>(small, ss);
+    expect_contiguous_groups(q, g0, g1);
+    expect_visits_match<2>(q, small, ss);
+  };
+  check_reversal({112, 15, 15, 15, 5, 32}, 112, 160, {112, 160, 15, 15, 15}, {112, 3, 2, 5, 32});
   // Source rows of 512 bytes or more stay a transpose (72^4 reversed: gathered, its groups
   // would be 216 x 216).
   const Extents r(4, 72);
@@ -1749,15 +1751,7 @@ TEST(MakePlan, ShortSourceRowsUnderALongDestinationAxisAreGathered) {
   // A destination axis longer than a group (HPTT's 5-d reversal of 48 x 4 x 28 x 28 x 352)
   // gives the destination's group its largest divisor within one (176 of 352), and the source
   // runs of 48 x 4 = 192 elements: source rows of 1.5 KiB, not the transpose's 384 bytes.
-  const Extents h = {352, 28, 28, 4, 48};
-  const auto g = plan_of<2>(h, {col_major_strides(h), row_major_strides(h)});
-  expect_contiguous_groups(g, 176, 192);
-  EXPECT_EQ(dims_of(g), (Extents{176, 192, 2, 28, 28}));
-  const Extents hs = {352, 2, 3, 4, 48};
-  const StrideSet hss = {col_major_strides(hs), row_major_strides(hs)};
-  const auto gs = plan_of<2>(hs, hss);
-  expect_contiguous_groups(gs, 176, 192);
-  expect_visits_match<2>(gs, hs, hss);
+  check_reversal({352, 28, 28, 4, 48}, 176, 192, {176, 192, 2, 28, 28}, {352, 2, 3, 4, 48});
 }
 
 TEST(MakePlan, GatheredSourceGroupsTakeRowsOfTransposeRowBytes) {
