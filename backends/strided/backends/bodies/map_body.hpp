@@ -190,13 +190,14 @@ struct MapBody {
             // lines of the block GATHER_PREFETCH blocks ahead (into the next band at a band's
             // end) while this one moves (docs/performance.md, CPU pass 5). Sources read in
             // runs start B new rows each band, as run_transposed's do: fetch the next band's
-            // lines at j0 (prefetch_next_band; CPU pass 8).
+            // lines at j0 (prefetch_next_band; CPU pass 8). Into L2 only: on an AMD Zen 4 guest
+            // that ran W2 1.3x and W9's gathered ranks 1.1-1.2x faster than into L1 (CPU pass 15).
             std::size_t pi = a0, pj = j0 + GATHER_PREFETCH * B;
             if (pj >= n1) pj -= n1, pi += B;
             if (!scattered) pi = a0 + B, pj = j0;
             if (pj < n1 && pi + B <= n0)
               for (std::size_t k = 0; k < B; ++k)
-                (simd::prefetch_rows<1>(
+                (simd::prefetch_rows<1, simd::FetchInto::l2>(
                      get<I>(srcs).ptr + (off[I + 1] + t0[I + 1][pi + k] + t1[I + 1][pj]), 0),
                  ...);
             transpose_through_f(from, to, aligned, std::index_sequence<I...>{});
@@ -223,7 +224,7 @@ struct MapBody {
 
   /// The full blocks of one dense band [a0, a0 + B) of a gathered block whose sources' groups
   /// are each one unit-stride run: source rows stepped rather than looked up, the next band's
-  /// lines prefetched a band ahead (as band_of_blocks does), destination rows from the table.
+  /// lines prefetched into L2 a band ahead, destination rows from the table.
   template <bool Streamed, std::size_t... I>
   KOKKOS_FORCEINLINE_FUNCTION void gathered_band(const std::ptrdiff_t* off, std::size_t a0,
                                                  std::size_t n0, std::size_t n1,
@@ -240,7 +241,7 @@ struct MapBody {
     for (std::size_t j0 = 0; j0 + B <= n1; j0 += B) {
       if (fetch)
         for (std::size_t k = 0; k < B; ++k)
-          (simd::prefetch_rows<1>(get<I>(srcs).ptr + ahead[I][k], 0), ...);
+          (simd::prefetch_rows<1, simd::FetchInto::l2>(get<I>(srcs).ptr + ahead[I][k], 0), ...);
       value_type* to[B] = {};
       for (std::size_t k = 0; k < B; ++k) to[k] = out + t1[0][j0 + k];
       transpose_through_f(from, to, Streamed, seq);
@@ -579,8 +580,12 @@ struct MapBody {
     std::size_t i = 0;
     for (; i + L <= n0; i += L) {
       std::size_t j = 0;
-      for (; j + L <= n1; j += L)
+      // The next band's lines are fetched a band ahead, as gathered_band does (into L2).
+      const bool fetch = i + 2 * L <= n0;
+      for (; j + L <= n1; j += L) {
+        if (fetch) simd::prefetch_rows<L, simd::FetchInto::l2>(from + ii(i + L) * ls + ii(j), ls);
         simd::transpose_block<L, false>(from + ii(i) * ls + ii(j), ls, to + j * n0 + i, ld);
+      }
       for (; j < n1; ++j)
         for (std::size_t k = 0; k < L; ++k) to[j * n0 + i + k] = from[ii(i + k) * ls + ii(j)];
     }
@@ -716,7 +721,9 @@ struct MapBody {
 
   /// A band of blocks reads B source lines side by side, often one page; the next band starts
   /// another page, where the hardware prefetchers start over: fetch the lines of the next band
-  /// (rows i0 + B ..) at j0 now, for the sources that read along axis 1. Host code.
+  /// (rows i0 + B ..) at j0 now, for the sources that read along axis 1. Into L1: into L2 the
+  /// 8192^2 transpose ran 12% faster from a page boundary but 5% slower from 192 bytes past one,
+  /// where Kokkos 3.4 puts a View's data (AMD Zen 4, CPU pass 15). Host code.
   template <std::size_t... I>
   KOKKOS_FORCEINLINE_FUNCTION void prefetch_next_band(const std::ptrdiff_t* off, std::size_t i0,
                                                       std::size_t j0, std::size_t n0,

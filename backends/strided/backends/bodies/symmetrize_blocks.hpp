@@ -140,10 +140,12 @@ struct SymmetrizeBlocks {
     constexpr auto ld = static_cast<std::ptrdiff_t>(TILE);
     const T* far = src + at(c, s0) + at(r, 1);
     // Each band of M rows starts M pages on (rows a power of two apart), where the hardware
-    // prefetchers start over: fetch the next band's lines, and the next near row's, meanwhile.
+    // prefetchers start over: fetch the next band's lines (into L2, as map bodies' staged
+    // sources do: CPU pass 15), and the next near row's, meanwhile.
+    constexpr auto l2 = simd::FetchInto::l2;
     for (std::size_t i = 0; i < TILE; i += M)
       for (std::size_t j = 0; j < TILE; j += M) {
-        if (i + M < TILE) simd::prefetch_rows<M>(far + at(i + M, s0) + at(j, 1), s0);
+        if (i + M < TILE) simd::prefetch_rows<M, l2>(far + at(i + M, s0) + at(j, 1), s0);
         simd::transpose_block<M, false>(far + at(i, s0) + at(j, 1), s0, stage + j * TILE + i, ld);
       }
     for (std::size_t i = 0; i < TILE; ++i) {

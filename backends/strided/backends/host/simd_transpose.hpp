@@ -330,14 +330,17 @@ STRIDED_SIMD_INLINE void transpose_block(const T* s, std::ptrdiff_t ls, T* d, st
   transpose_rows<B, Stream>(from, to);
 }
 
+/// The cache a prefetch fills.
+enum class FetchInto { l1, l2 };
+
 /// Hint that the B lines at p + k * stride (k < B) will be read soon (the next block's source,
-/// fetched while this block is written).
-template <std::size_t B, class T>
+/// fetched while this block is written), into L1 or only into L2.
+template <std::size_t B, FetchInto Level = FetchInto::l1, class T>
 STRIDED_SIMD_INLINE void prefetch_rows(const T* p, std::ptrdiff_t stride) {
 #if STRIDED_SIMD_X86
+  constexpr auto hint = Level == FetchInto::l1 ? _MM_HINT_T0 : _MM_HINT_T1;
   for (std::size_t k = 0; k < B; ++k)
-    _mm_prefetch(reinterpret_cast<const char*>(p + static_cast<std::ptrdiff_t>(k) * stride),
-                 _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(p + static_cast<std::ptrdiff_t>(k) * stride), hint);
 #else
   (void)p;
   (void)stride;
