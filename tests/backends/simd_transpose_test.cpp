@@ -1,5 +1,6 @@
 // The in-register transposes against a plain loop, for every element size and block side the
-// kernels serve, with plain and streaming stores, on rows at arbitrary (also negative) distances.
+// kernels serve, with plain and streaming stores, on rows at arbitrary (also negative) distances;
+// and the masked loads of two runs (load_two_runs), beside inaccessible pages.
 // Built once per instruction set this machine runs (STRIDED_TEST_ISA names the one expected), so
 // the SSE2, AVX and AVX-512 kernels are all checked, whatever flags the library is built with.
 #include <gtest/gtest.h>
@@ -11,10 +12,15 @@
 #include <vector>
 
 #include "strided/backends/host/simd_transpose.hpp"
+#include "strided/backends/host/two_runs.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace {
 
 using strided::detail::simd::isa_name;
+using strided::detail::simd::load_two_runs;
 using strided::detail::simd::transpose_block;
 using strided::detail::simd::transpose_rows;
 
@@ -130,6 +136,44 @@ TEST(SimdTranspose, RowsAnywhere) {
   transpose_rows<B, false>(from, to);
   for (std::size_t i = 0; i < B; ++i)
     for (std::size_t j = 0; j < B; ++j) EXPECT_EQ(to[j][i], from[i][j]) << i << ", " << j;
+}
+
+/// load_two_runs for every k, with the first run ending where an inaccessible page begins and
+/// the second starting where one ends: a load of any element outside the two runs faults.
+template <class T, std::size_t W>
+void check_two_runs() {
+  SCOPED_TRACE(::testing::Message() << sizeof(T) << "-byte elements, " << W << " per vector");
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void* const map =
+      mmap(nullptr, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(map, MAP_FAILED);
+  char* const bytes = static_cast<char*>(map);
+  ASSERT_EQ(mprotect(bytes, page, PROT_NONE), 0);
+  ASSERT_EQ(mprotect(bytes + 2 * page, page, PROT_NONE), 0);
+  T* const first = reinterpret_cast<T*>(bytes + page);
+  const std::size_t n = page / sizeof(T);
+  for (std::size_t i = 0; i < n; ++i) first[i] = pattern<T>(i);
+  for (std::size_t k = 1; k < W; ++k) {
+    const T* const a = first + (n - k);  // a run whose last k elements end at the guard page
+    const T* const b = first - k;        // b + k: a run that starts right after a guard page
+    T out[W];
+    load_two_runs<W>(a, k, b, out);
+    for (std::size_t w = 0; w < W; ++w) {
+      const T& want = w < k ? a[w] : first[w - k];
+      EXPECT_EQ(std::memcmp(&out[w], &want, sizeof(T)), 0) << "k " << k << ", element " << w;
+    }
+  }
+  munmap(map, 3 * page);
+}
+
+TEST(SimdTranspose, TwoRunsReadNothingOutsideThem) {
+  check_two_runs<double, 2>();
+  check_two_runs<double, 4>();
+  check_two_runs<double, 8>();
+  check_two_runs<float, 4>();
+  check_two_runs<float, 8>();
+  check_two_runs<float, 16>();
+  check_two_runs<std::int64_t, 8>();  // no masked loads: element by element
 }
 
 }  // namespace

@@ -303,6 +303,23 @@ TYPED_TEST(MapTest, PermutesIntoBuffersThatStartMidLine) {
   }
 }
 
+TYPED_TEST(MapTest, StreamsRowsThatFollowEachOtherAsOneRun) {
+  // Both sides share their unit axis, and the destination's next axis continues its rows where
+  // the source's does not (HPTT's 6-d 16 x 32 x 15 x 32 x 15 x 15 at (0 3 2 5 4 1), smaller): a
+  // streamed tile stores its destination as one run from its first line boundary, whether its
+  // rows are whole lines (16 doubles, shift 0) or not (shifted, 15 doubles, 5 floats: a line
+  // then holds parts of several rows).
+  using strided::detail::Strategy;
+  for (std::size_t shift : {0, 1, 2, 7}) {
+    check_permute_into_shifted_buffer<double>(TypeParam(), {16, 8, 5, 6}, {0, 2, 1, 3}, shift,
+                                              Strategy::Tiled);
+    check_permute_into_shifted_buffer<double>(TypeParam(), {15, 8, 5, 6}, {0, 2, 1, 3}, shift,
+                                              Strategy::Tiled);
+    check_permute_into_shifted_buffer<float>(TypeParam(), {5, 12, 9}, {0, 2, 1}, shift + 3,
+                                             Strategy::Tiled);
+  }
+}
+
 TYPED_TEST(MapTest, TransposesIntoPaddedRowsWithARaggedEnd) {
   // Destination rows of whole lines (padded to 24 or 32 elements) that start on a line, with
   // 20 or 21 elements each: the last band of a built-in function is a full band shifted back

@@ -163,6 +163,44 @@ TYPED_TEST(MapTest, ArithmeticKernels) {
   }
 }
 
+TYPED_TEST(MapTest, StreamedZipOfRowsThatFollowEachOther) {
+  // C = A' - 2 B streamed into a buffer 0, 1 or 3 elements past a line: A' shares C's unit axis
+  // but not its next one, and B is broadcast along that one (stride 0: the same row again). Each
+  // tile stores C as one run, every source stepping to its next row where a row of C ends.
+  strided::Options streaming = strided::default_options();
+  streaming.planner.stream_bytes = 1024;
+  std::mt19937 rng(37);
+  for (const std::size_t n0 : {12, 15, 16})
+    for (const std::size_t shift : {0, 1, 3}) {
+      const std::vector<std::size_t> extents = {n0, 9, 7, 5};
+      auto a = random_operand<double>({n0, 7, 9, 5}, rng, {false, false, false});
+      auto b = random_operand<double>({n0, 7, 5}, rng, {false, false, false});
+      strided_test::fill(a.view, 1);
+      strided_test::fill(b.view, 2);
+      const auto ap = a.view.permute({0, 2, 1, 3});
+      const strided::StridedView<const double> bb(
+          b.view.data(), b.buffer.size(), extents,
+          {b.view.stride(0), 0, b.view.stride(1), b.view.stride(2)}, 0);
+      const std::size_t count = n0 * 9 * 7 * 5;
+      std::vector<double> buffer(count + 16, strided_test::sentinel<double>());
+      const auto line = reinterpret_cast<std::uintptr_t>(buffer.data()) % 64 / sizeof(double);
+      const auto first = static_cast<std::ptrdiff_t>((8 - line) % 8 + shift);
+      const auto n = static_cast<std::ptrdiff_t>(n0);
+      const strided::StridedView<double> view(buffer.data(), buffer.size(), extents,
+                                              {1, n, 9 * n, 63 * n}, first);
+      const strided_test::Operand<double> c(std::move(buffer), view);  // keeps the address
+      ASSERT_EQ(strided::plan(c.view, ap, bb, streaming).strategy,
+                strided::detail::Strategy::Tiled);
+      strided::zip_map_into(
+          TypeParam(), c.view, [](double x, double y) { return x - 2 * y; }, ap, bb, streaming);
+      EXPECT_TRUE(strided_test::elements_equal(
+          c.view, [&](const std::vector<std::size_t>& i) { return read(ap, i) - 2 * read(bb, i); },
+          ap, bb))
+          << "rows of " << n0 << ", " << shift << " past a line";
+      EXPECT_TRUE(strided_test::outside_untouched(c));
+    }
+}
+
 TYPED_TEST(MapTest, ZipOfOneToFourPermutedSources) {
   // The sum of four permutations of an 8^4 tensor, and zips of 1 to 3 sources.
   std::mt19937 rng(19);

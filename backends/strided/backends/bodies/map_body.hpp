@@ -18,6 +18,7 @@
 #include "strided/backends/common/unroll.hpp"
 #include "strided/backends/host/simd_transpose.hpp"
 #include "strided/backends/host/thread_stage.hpp"
+#include "strided/backends/host/two_runs.hpp"
 #include "strided/base/element_ops.hpp"
 #include "strided/core/magnitude.hpp"
 #include "strided/core/plan.hpp"
@@ -294,6 +295,14 @@ struct MapBody {
       run_transposed(off, n0, n1, s0, s1, seq);
       return;
     }
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    if constexpr (can_stream_v<value_type>) {
+      if (stream && unit && n1 > 1 && s1[0] == ii(n0) && !lines_of_rows(dst.ptr + off[0], n0)) {
+        stream_as_one_run(off, n0, n1, s1, seq);
+        return;
+      }
+    }
+#endif
     for (std::size_t j = 0; j < n1; ++j) {
       const std::ptrdiff_t jj = static_cast<std::ptrdiff_t>(j);
       value_type* d = dst.ptr + (off[0] + jj * s1[0]);
@@ -330,6 +339,75 @@ struct MapBody {
       }
     }
   }
+
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  /// Whether destination rows of n elements from d, each following the last, all start on a
+  /// cache line and are whole lines.
+  static bool lines_of_rows(const value_type* d, std::size_t n) {
+    return reinterpret_cast<std::uintptr_t>(d) % 64 == 0 && n * sizeof(value_type) % 64 == 0;
+  }
+
+  /// A streamed tile whose destination rows follow one another (s1[0] == n0) but are not whole
+  /// lines each (a buffer 16 bytes past a line, as std::vector's, or rows of 15 elements): the
+  /// tile's destination as one run, streamed line by line from its first line boundary, each
+  /// line's elements taken from the source rows they come from. Row by row, every line that a
+  /// row boundary crosses was stored plainly, and so read from memory before being written.
+  template <std::size_t... I>
+  void stream_as_one_run(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
+                         const std::ptrdiff_t* s1, std::index_sequence<I...>) const {
+    constexpr std::size_t W = stream_width<value_type>;
+    value_type* const d = dst.ptr + off[0];
+    const std::size_t total = n0 * n1;
+    std::ptrdiff_t row[sizeof...(I) + 1] = {off[I + 1]...};  // each source's current row
+    std::size_t i = 0;                                       // the position in that row
+    const auto step = [&](std::size_t by) {
+      if ((i += by) < n0) return;
+      i = 0;
+      ((row[I] += s1[I + 1]), ...);
+    };
+    const auto next = [&] {
+      const value_type v = write(f(get<I>(srcs).read(row[I] + ii(i))...));
+      step(1);
+      return v;
+    };
+    std::size_t e = 0;
+    for (; e < total && !stream_aligned(d + e); ++e) d[e] = next();
+    for (; e + W <= total; e += W) {
+      value_type v[W];
+      if (i + W <= n0) {  // inside one row: a plain loop the compiler vectorizes
+        for (std::size_t w = 0; w < W; ++w)
+          v[w] = write(f(get<I>(srcs).read(row[I] + ii(i + w))...));
+        step(W);
+      } else if (n0 >= W) {  // the end of one row and the start of the next
+        const std::size_t k = n0 - i;
+        const Tuple<Line<typename Srcs::value_type, W>...> lines(
+            two_runs<W>(get<I>(srcs).ptr + row[I] + ii(i), k,
+                        get<I>(srcs).ptr + row[I] + s1[I + 1] - ii(k))...);
+        for (std::size_t w = 0; w < W; ++w)
+          v[w] = write(f(Srcs::op_type::apply(get<I>(lines).e[w])...));
+        step(k);
+        step(W - k);
+      } else {
+        for (std::size_t w = 0; w < W; ++w) v[w] = next();
+      }
+      stream_store(d + e, v);
+    }
+    for (; e < total; ++e) d[e] = next();
+  }
+
+  /// W elements of one source, on the stack.
+  template <class T, std::size_t W>
+  struct Line {
+    T e[W];
+  };
+  /// Line of a[0 .. k) then b[k .. W) (see simd::load_two_runs).
+  template <std::size_t W, class T>
+  static Line<std::remove_cv_t<T>, W> two_runs(const T* a, std::size_t k, const T* b) {
+    Line<std::remove_cv_t<T>, W> line;
+    simd::load_two_runs<W>(a, k, b, line.e);
+    return line;
+  }
+#endif
 
   /// d[i] = f(src[i]...) for i in [begin, n): operands rebased to the run's start, so that the
   /// loop is plain pointer indexing the compiler vectorizes.
