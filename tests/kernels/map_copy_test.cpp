@@ -297,9 +297,12 @@ TYPED_TEST(MapTest, PermutesIntoBuffersThatStartMidLine) {
     check_permute_into_shifted_buffer<float>(TypeParam(), {33, 48}, {1, 0}, shift + 8,
                                              Strategy::Transpose);
     // HPTT's 6-d 112 x 5 x 32 x 15 x 15 x 15 at (2 0 4 1 5 3), smaller: the destination's
-    // group is runs of 32 elements, each starting mid-line.
+    // group is runs of 32 elements, each starting mid-line and following the last (gathered
+    // into a stage, then copied out as one run).
     check_permute_into_shifted_buffer<double>(TypeParam(), {112, 5, 32, 3, 2, 3},
                                               {2, 0, 4, 1, 5, 3}, shift, Strategy::Gather);
+    check_permute_into_shifted_buffer<float>(TypeParam(), {112, 5, 32, 3, 2, 3}, {2, 0, 4, 1, 5, 3},
+                                             shift + 8, Strategy::Gather);
   }
 }
 

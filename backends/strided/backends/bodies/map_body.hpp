@@ -88,6 +88,9 @@ struct MapBody {
   KOKKOS_INLINE_FUNCTION void gather(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
                                      const std::ptrdiff_t (*t0)[GATHER_MAX],
                                      const std::ptrdiff_t (*t1)[GATHER_MAX]) const {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    if (staged_gather(off, n0, n1, t0, t1, std::make_index_sequence<sizeof...(Srcs)>{})) return;
+#endif
     gather_impl(off, n0, n1, t0, t1, std::make_index_sequence<sizeof...(Srcs)>{});
   }
   /// Called once after a thread's last tile.
@@ -249,6 +252,63 @@ struct MapBody {
       for (std::size_t k = 0; k < B; ++k) ((from[I][k] += ii(B), ahead[I][k] += ii(B)), ...);
     }
   }
+
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  /// A streamed gathered block whose destination is groups of runs that follow one another
+  /// (run j + 1 starts where run j ends) starting off the line grid, as in a std::vector: the
+  /// block is gathered into a per-thread stage laid out as the destination, on the line grid,
+  /// then each group is copied out as one run, its whole lines streamed and only its two ends
+  /// stored plainly. Gathered straight into such a destination, the bands shifted over each
+  /// run's lead and ragged end stored plainly into four of a 32-element run's five lines, and
+  /// ran 2x slower than from a line-aligned buffer (docs/performance.md, CPU pass 16). False
+  /// (nothing done) when the block does not qualify or exceeds the stage.
+  template <std::size_t... I>
+  bool staged_gather(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
+                     const std::ptrdiff_t (*t0)[GATHER_MAX], const std::ptrdiff_t (*t1)[GATHER_MAX],
+                     std::index_sequence<I...>) const {
+    if constexpr (simd::transposable_v<value_type> && can_stream_v<value_type>) {
+      constexpr std::size_t N = sizeof...(I) + 1;
+      const std::size_t run = contiguous_run(t0[0], n0);
+      if (!stream || n1 < 2 || run < B || n0 % run != 0 || n0 * n1 > stage_elements<value_type>() ||
+          line_lead(dst.ptr + (off[0] + t0[0][0] + t1[0][0])) == 0)
+        return false;
+      for (std::size_t i = 0; i < n0; i += run)
+        if (!runs_unit(t0[0] + i, run)) return false;
+      for (std::size_t j = 0; j < n1; ++j)
+        if (t1[0][j] != ii(j * run)) return false;
+      value_type* const stage = thread_stage<value_type, stage_elements<value_type>(), N>();
+      // The destination's tables on the stage: group g's run j at (g * n1 + j) * run.
+      std::ptrdiff_t s0[N][GATHER_MAX], s1[N][GATHER_MAX], at[N];
+      for (std::size_t k = 1; k < N; ++k) {
+        for (std::size_t i = 0; i < n0; ++i) s0[k][i] = t0[k][i];
+        for (std::size_t j = 0; j < n1; ++j) s1[k][j] = t1[k][j];
+        at[k] = off[k];
+      }
+      for (std::size_t i = 0; i < n0; ++i) s0[0][i] = ii(i / run * run * n1 + i % run);
+      for (std::size_t j = 0; j < n1; ++j) s1[0][j] = ii(j * run);
+      at[0] = 0;
+      // The stage holds the values as stored (through the destination's op): copied out as
+      // they are.
+      const MapBody staged{Dst{stage}, srcs, f, false, true};
+      staged.gather_impl(at, n0, n1, s0, s1, std::index_sequence<I...>{});
+      for (std::size_t g = 0; g < n0; g += run)
+        copy_out_streamed(dst.ptr + (off[0] + t0[0][g]), stage + g * n1, run * n1);
+      return true;
+    }
+    (void)off, (void)n0, (void)n1, (void)t0, (void)t1;
+    return false;
+  }
+
+  /// d[0 .. n) = from[0 .. n) (staged values, already through f and the op): whole lines of d
+  /// with streaming stores, its two partial ends plainly.
+  static void copy_out_streamed(value_type* d, const value_type* from, std::size_t n) {
+    constexpr std::size_t W = stream_width<value_type>;
+    std::size_t e = 0;
+    for (; e < n && !stream_aligned(d + e); ++e) d[e] = from[e];
+    for (; e + W <= n; e += W) stream_store(d + e, from + e);
+    for (; e < n; ++e) d[e] = from[e];
+  }
+#endif
 
   /// Elements from d to the next line boundary (0 when d is on one, or not element-aligned).
   KOKKOS_FORCEINLINE_FUNCTION static std::size_t line_lead(const value_type* d) {
