@@ -303,6 +303,10 @@ TYPED_TEST(MapTest, PermutesIntoBuffersThatStartMidLine) {
                                               {2, 0, 4, 1, 5, 3}, shift, Strategy::Gather);
     check_permute_into_shifted_buffer<float>(TypeParam(), {112, 5, 32, 3, 2, 3}, {2, 0, 4, 1, 5, 3},
                                              shift + 8, Strategy::Gather);
+    // The same permutation of 32 x 6 x 32 x 3 x 2 x 3: the runs follow one another in two
+    // segments of 32 along the block's second axis.
+    check_permute_into_shifted_buffer<double>(TypeParam(), {32, 6, 32, 3, 2, 3}, {2, 0, 4, 1, 5, 3},
+                                              shift, Strategy::Gather);
   }
 }
 

@@ -254,14 +254,14 @@ struct MapBody {
   }
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-  /// A streamed gathered block whose destination is groups of runs that follow one another
-  /// (run j + 1 starts where run j ends) starting off the line grid, as in a std::vector: the
-  /// block is gathered into a per-thread stage laid out as the destination, on the line grid,
-  /// then each group is copied out as one run, its whole lines streamed and only its two ends
-  /// stored plainly. Gathered straight into such a destination, the bands shifted over each
-  /// run's lead and ragged end stored plainly into four of a 32-element run's five lines, and
-  /// ran 2x slower than from a line-aligned buffer (docs/performance.md, CPU pass 16). False
-  /// (nothing done) when the block does not qualify or exceeds the stage.
+  /// A streamed gathered block whose destination is runs that follow one another along j (run
+  /// j + 1 starts where run j ends, for segments of two or more runs) starting off the line
+  /// grid, as in a std::vector: the block is gathered into a per-thread stage laid out as the
+  /// destination, on the line grid, then each segment is copied out as one run, its whole lines
+  /// streamed and only its two ends stored plainly. Gathered straight into such a destination, the
+  /// bands shifted over each run's lead and ragged end stored plainly into four of a 32-element
+  /// run's five lines, and ran 2x slower than from a line-aligned buffer (docs/performance.md, CPU
+  /// pass 16). False (nothing done) when the block does not qualify or exceeds the stage.
   template <std::size_t... I>
   bool staged_gather(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
                      const std::ptrdiff_t (*t0)[GATHER_MAX], const std::ptrdiff_t (*t1)[GATHER_MAX],
@@ -274,8 +274,13 @@ struct MapBody {
         return false;
       for (std::size_t i = 0; i < n0; i += run)
         if (!runs_unit(t0[0] + i, run)) return false;
-      for (std::size_t j = 0; j < n1; ++j)
-        if (t1[0][j] != ii(j * run)) return false;
+      // Segments of `seg` runs along j that follow one another (a group may span several).
+      std::size_t seg = 1;
+      while (seg < n1 && t1[0][seg] == t1[0][0] + ii(seg * run)) ++seg;
+      if (seg < 2 || n1 % seg != 0) return false;
+      for (std::size_t h = 0; h < n1; h += seg)
+        for (std::size_t j = 1; j < seg; ++j)
+          if (t1[0][h + j] != t1[0][h] + ii(j * run)) return false;
       value_type* const stage = thread_stage<value_type, stage_elements<value_type>(), N>();
       // The destination's tables on the stage: group g's run j at (g * n1 + j) * run.
       std::ptrdiff_t s0[N][GATHER_MAX], s1[N][GATHER_MAX], at[N];
@@ -292,7 +297,9 @@ struct MapBody {
       const MapBody staged{Dst{stage}, srcs, f, false, true};
       staged.gather_impl(at, n0, n1, s0, s1, std::index_sequence<I...>{});
       for (std::size_t g = 0; g < n0; g += run)
-        copy_out_streamed(dst.ptr + (off[0] + t0[0][g]), stage + g * n1, run * n1);
+        for (std::size_t h = 0; h < n1; h += seg)
+          copy_out_streamed(dst.ptr + (off[0] + t0[0][g] + t1[0][h]), stage + (g * n1 + h * run),
+                            seg * run);
       return true;
     }
     (void)off, (void)n0, (void)n1, (void)t0, (void)t1;
