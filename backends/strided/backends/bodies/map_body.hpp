@@ -306,14 +306,30 @@ struct MapBody {
     return false;
   }
 
-  /// d[0 .. n) = from[0 .. n) (staged values, already through f and the op): whole lines of d
-  /// with streaming stores, its two partial ends plainly.
+  /// d[0 .. n) = from[0 .. n) (staged values, already through f and the op): the whole lines
+  /// of d with streaming stores, its two partial ends plainly.
   static void copy_out_streamed(value_type* d, const value_type* from, std::size_t n) {
-    constexpr std::size_t W = stream_width<value_type>;
+    for_each_streamed_line(
+        d, n, [&](std::size_t at) { d[at] = from[at]; },
+        [&](std::size_t at) {
+          for (std::size_t w = 0; w < LINE; w += stream_width<value_type>)
+            stream_store(d + at + w, from + at + w);
+        });
+  }
+
+  /// Elements of value_type in a cache line.
+  static constexpr std::size_t LINE = 64 / sizeof(value_type);
+
+  /// The n elements from d in order: plain(e) for those before d's first line boundary, line(e)
+  /// for each whole line from there (e its first element), plain(e) for the rest. A line is
+  /// never split between streaming and plain stores (a partly streamed line is read first).
+  template <class Plain, class Line>
+  static void for_each_streamed_line(value_type* d, std::size_t n, const Plain& plain,
+                                     const Line& line) {
     std::size_t e = 0;
-    for (; e < n && !stream_aligned(d + e); ++e) d[e] = from[e];
-    for (; e + W <= n; e += W) stream_store(d + e, from + e);
-    for (; e < n; ++e) d[e] = from[e];
+    for (; e < n && reinterpret_cast<std::uintptr_t>(d + e) % 64 != 0; ++e) plain(e);
+    for (; e + LINE <= n; e += LINE) line(e);
+    for (; e < n; ++e) plain(e);
   }
 #endif
 
@@ -424,7 +440,6 @@ struct MapBody {
                          const std::ptrdiff_t* s1, std::index_sequence<I...>) const {
     constexpr std::size_t W = stream_width<value_type>;
     value_type* const d = dst.ptr + off[0];
-    const std::size_t total = n0 * n1;
     std::ptrdiff_t row[sizeof...(I) + 1] = {off[I + 1]...};  // each source's current row
     std::size_t i = 0;                                       // the position in that row
     const auto step = [&](std::size_t by) {
@@ -437,9 +452,8 @@ struct MapBody {
       step(1);
       return v;
     };
-    std::size_t e = 0;
-    for (; e < total && !stream_aligned(d + e); ++e) d[e] = next();
-    for (; e + W <= total; e += W) {
+    // One streaming store of W elements from e, each from the source row it comes from.
+    const auto store = [&](std::size_t e) {
       value_type v[W];
       if (i + W <= n0) {  // inside one row: a plain loop the compiler vectorizes
         for (std::size_t w = 0; w < W; ++w)
@@ -447,32 +461,36 @@ struct MapBody {
         step(W);
       } else if (n0 >= W) {  // the end of one row and the start of the next
         const std::size_t k = n0 - i;
-        const Tuple<Line<typename Srcs::value_type, W>...> lines(
+        const Tuple<Run<typename Srcs::value_type, W>...> runs(
             two_runs<W>(get<I>(srcs).ptr + row[I] + ii(i), k,
                         get<I>(srcs).ptr + row[I] + s1[I + 1] - ii(k))...);
         for (std::size_t w = 0; w < W; ++w)
-          v[w] = write(f(Srcs::op_type::apply(get<I>(lines).e[w])...));
+          v[w] = write(f(Srcs::op_type::apply(get<I>(runs).e[w])...));
         step(k);
         step(W - k);
       } else {
         for (std::size_t w = 0; w < W; ++w) v[w] = next();
       }
       stream_store(d + e, v);
-    }
-    for (; e < total; ++e) d[e] = next();
+    };
+    for_each_streamed_line(
+        d, n0 * n1, [&](std::size_t at) { d[at] = next(); },
+        [&](std::size_t at) {
+          for (std::size_t w = 0; w < LINE; w += W) store(at + w);
+        });
   }
 
   /// W elements of one source, on the stack.
   template <class T, std::size_t W>
-  struct Line {
+  struct Run {
     T e[W];
   };
-  /// Line of a[0 .. k) then b[k .. W) (see simd::load_two_runs).
+  /// a[0 .. k) then b[k .. W) (see simd::load_two_runs).
   template <std::size_t W, class T>
-  static Line<std::remove_cv_t<T>, W> two_runs(const T* a, std::size_t k, const T* b) {
-    Line<std::remove_cv_t<T>, W> line;
-    simd::load_two_runs<W>(a, k, b, line.e);
-    return line;
+  static Run<std::remove_cv_t<T>, W> two_runs(const T* a, std::size_t k, const T* b) {
+    Run<std::remove_cv_t<T>, W> run;
+    simd::load_two_runs<W>(a, k, b, run.e);
+    return run;
   }
 #endif
 
@@ -652,16 +670,8 @@ struct MapBody {
           transposed_block(off, block_start(i0, n0, true), block_start(j0, n1, true), s0, s1, stage,
                            static_cast<std::ptrdiff_t>(pitch), false, seq);
         }
-      constexpr std::size_t W = stream_width<value_type>, LINE = 64 / sizeof(value_type);
-      for (std::size_t j = 0; j < n1; ++j) {
-        value_type* const d = dst.ptr + (off[0] + ii(j) * s1[0]);
-        const value_type* const r = stage + j * pitch;
-        std::size_t i = 0;
-        for (; i < n0 && reinterpret_cast<std::uintptr_t>(d + i) % 64 != 0; ++i) d[i] = r[i];
-        for (; i + LINE <= n0; i += LINE)
-          for (std::size_t w = 0; w < LINE; w += W) stream_store(d + i + w, r + i + w);
-        for (; i < n0; ++i) d[i] = r[i];
-      }
+      for (std::size_t j = 0; j < n1; ++j)
+        copy_out_streamed(dst.ptr + (off[0] + ii(j) * s1[0]), stage + j * pitch, n0);
       return true;
     }
 #endif
