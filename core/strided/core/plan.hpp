@@ -43,12 +43,11 @@ inline const char* to_string(Strategy s) {
   return "?";
 }
 
-/// How one call runs: fused axes (axis 0 innermost), per-operand element strides, the tile
-/// extents chosen for the 32 KiB L1 budget, and the tile grid. Operand 0 is the output for maps
-/// (counted twice when ordering) and the first input for reductions. Depends only on shapes,
-/// strides and element sizes, never on the execution space or thread count.
+/// A plan's axes, tiles and strategy: everything but the gather tables (see Plan). The planner's
+/// scratch copies are of this part only: a Plan<2> is 11 KiB, 8 of them tables, and copying
+/// whole plans cost small rank-4 calls half their planning time.
 template <int N>
-struct Plan {
+struct PlanAxes {
   static constexpr int operands = N;
   int rank = 0;                       ///< fused rank
   std::size_t count = 0;              ///< elements visited
@@ -75,6 +74,15 @@ struct Plan {
   /// Inside a tile the outer axes are walked in that order too.
   bool custom_walk = false;
   short walk[MAX_PLAN_RANK];
+};
+
+/// How one call runs: fused axes (axis 0 innermost), per-operand element strides, the tile
+/// extents chosen for the 32 KiB L1 budget, and the tile grid. Operand 0 is the output for maps
+/// (counted twice when ordering) and the first input for reductions. Depends only on shapes,
+/// strides and element sizes, never on the execution space or thread count.
+template <int N>
+struct Plan : PlanAxes<N> {
+  /// For Gather: the offset of element e of axis a (0 or 1) for operand k.
   std::ptrdiff_t table[2][N][GATHER_MAX];
 };
 

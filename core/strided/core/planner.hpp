@@ -224,7 +224,7 @@ inline std::size_t tile_grain(std::size_t count, const PlannerOptions& opt) {
 /// Halves tile extents, outer axes first, until a tile holds at most `most` elements: large
 /// problems then have enough tiles to share between threads.
 template <int N>
-void cap_tile(Plan<N>& p, std::size_t most) {
+void cap_tile(PlanAxes<N>& p, std::size_t most) {
   std::size_t tile = 1;
   for (int i = 0; i < p.rank; ++i) tile *= p.blocks[i];
   for (int i = p.rank - 1; i >= 0 && tile > most; --i) {
@@ -252,7 +252,7 @@ inline std::size_t even_block(std::size_t n, std::size_t block, std::size_t mult
 
 /// Splits `p.dims[0..rank)` into tiles of `p.blocks` and counts them.
 template <int N>
-void count_tiles(Plan<N>& p) {
+void count_tiles(PlanAxes<N>& p) {
   p.tile_count = 1;
   for (int i = 0; i < p.rank; ++i) {
     p.tiles[i] = (p.dims[i] + p.blocks[i] - 1) / p.blocks[i];
@@ -263,7 +263,7 @@ void count_tiles(Plan<N>& p) {
 /// Splits axis a into an inner axis of extent d (its strides) and, right after it, an outer
 /// axis of extent dims[a] / d (its strides times d). d divides dims[a]; rank < MAX_PLAN_RANK.
 template <int N>
-void split_axis(Plan<N>& p, int a, std::size_t d) {
+void split_axis(PlanAxes<N>& p, int a, std::size_t d) {
   for (int i = p.rank; i > a + 1; --i) {
     p.dims[i] = p.dims[i - 1];
     p.blocks[i] = p.blocks[i - 1];
@@ -312,7 +312,7 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
   const std::size_t most =
       std::min<std::size_t>(std::min<std::size_t>(GATHER_MAX, balanced), opt.max_tile_elements);
   const bool may_split = p.strategy == Strategy::Transpose;  // maps only: reductions keep tiles
-  Plan<N> s = p;  // p itself changes only when the groups are taken
+  PlanAxes<N> s = p;  // p itself changes only when the groups are taken (axes only: no tables)
   // Picks, among the axes not taken yet, those where `operand` is fastest (smallest |stride|)
   // while the group stays within `limit` elements. Returns -1 after splitting s's next axis
   // (the caller picks again), else the group's size.
@@ -388,26 +388,31 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
   // Nothing short to gather; a transpose may keep a long destination axis whole when its
   // source's rows gather (a source axis of 32 after a destination axis of 112).
   if (g1 < 1 || g0 < (may_split ? 1 : 2) || g0 + g1 < 3) return;
-  p = s;
+  static_cast<PlanAxes<N>&>(p) = s;
   // Offset tables: group axes enumerated first axis fastest.
   const int* groups[2] = {group0, group1};
   const int sizes[2] = {g0, g1};
+  // The offsets follow an odometer over the group's axes: O(1) per entry (a dot product of
+  // the index per entry stalled on reading back the index just stored).
   for (int a = 0; a < 2; ++a) {
     std::size_t index[MAX_PLAN_RANK] = {};
+    std::ptrdiff_t offset[N] = {};
     const std::size_t count = a == 0 ? n0 : n1;
     for (std::size_t e = 0; e < count; ++e) {
-      for (int k = 0; k < N; ++k) {
-        std::ptrdiff_t o = 0;
-        for (int m = 0; m < sizes[a]; ++m)
-          o += static_cast<std::ptrdiff_t>(index[m]) * p.strides[k][groups[a][m]];
-        p.table[a][k][e] = o;
+      for (int k = 0; k < N; ++k) p.table[a][k][e] = offset[k];
+      for (int m = 0; m < sizes[a]; ++m) {
+        const int axis = groups[a][m];
+        for (int k = 0; k < N; ++k) offset[k] += p.strides[k][axis];
+        if (++index[m] < p.dims[axis]) break;
+        for (int k = 0; k < N; ++k)
+          offset[k] -= p.strides[k][axis] * static_cast<std::ptrdiff_t>(p.dims[axis]);
+        index[m] = 0;
       }
-      for (int m = 0; m < sizes[a] && ++index[m] == p.dims[groups[a][m]]; ++m) index[m] = 0;
     }
   }
   // New axis list: the two gathered axes, then the untouched ones in plan order, one element
   // deep (a tile is one gathered block).
-  Plan<N> q = p;
+  PlanAxes<N> q = p;
   q.rank = 2;
   q.dims[0] = n0;
   q.dims[1] = n1;
@@ -433,7 +438,7 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
   q.strategy = Strategy::Gather;
   q.transpose_axis = -1;
   count_tiles(q);
-  p = q;
+  static_cast<PlanAxes<N>&>(p) = q;  // the tables filled above stay
 }
 
 /// The fused axes, tiles and strategy of make_plan.
@@ -585,7 +590,7 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
 /// Axes [first, rank) of `p` in a stable order of operand k's |stride|, smallest first, into
 /// order[first, rank); order[0, first) keeps the plan's axes.
 template <int N>
-void order_by_stride(const Plan<N>& p, int k, int first, int* order) {
+void order_by_stride(const PlanAxes<N>& p, int k, int first, int* order) {
   for (int i = 0; i < p.rank; ++i) {  // stable insertion sort
     int j = i;
     for (; j > first && magnitude(p.strides[k][order[j - 1]]) > magnitude(p.strides[k][i]); --j)
@@ -641,7 +646,7 @@ void read_source_in_order(Plan<N>& p, const std::size_t* element_size, const Pla
   if (saturating_mul(p.dims[0], element_size[0]) < SOURCE_ORDER_RUN_BYTES) return;
   int order[MAX_PLAN_RANK] = {};
   order_by_stride(p, 1, 1, order);
-  Plan<N> q = p;
+  PlanAxes<N> q = p;
   for (int j = 0; j < p.rank; ++j) {
     const int i = order[j];
     q.dims[j] = p.dims[i];
@@ -652,7 +657,7 @@ void read_source_in_order(Plan<N>& p, const std::size_t* element_size, const Pla
   }
   cap_tile(q, opt.max_tile_elements);
   count_tiles(q);
-  p = q;
+  static_cast<PlanAxes<N>&>(p) = q;
 }
 
 /// Builds the plan for operands that share `extents` (logical rank `rank`, any size), with
