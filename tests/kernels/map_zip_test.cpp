@@ -201,6 +201,46 @@ TYPED_TEST(MapTest, StreamedZipOfRowsThatFollowEachOther) {
     }
 }
 
+/// Zips of two transposed column-major n0 x n1 sources into a column-major T destination:
+/// sources of T's size without an op are transposed block by block before f runs along the
+/// destination's rows, others (a float source under a double destination) go through f first;
+/// streamed or not, every element has the reference's bits.
+template <class T, class U, class Exec>
+void check_transposed_zip(const Exec& exec, std::size_t n0, std::size_t n1) {
+  SCOPED_TRACE(::testing::Message()
+               << sizeof(T) << "- and " << sizeof(U) << "-byte elements, " << n0 << " x " << n1);
+  const auto a = strided::StridedArray<T>::col_major({n1, n0});
+  const auto b = strided::StridedArray<U>::col_major({n1, n0});
+  for (std::size_t i = 0; i < n0 * n1; ++i) {
+    a.data()[i] = static_cast<T>(0.5 * double(i % 1013) - 7.0);
+    b.data()[i] = static_cast<U>(0.25 * double(i % 997) + 1.0);
+  }
+  auto dst = strided::StridedArray<T>::col_major({n0, n1});
+  const auto at = a.view().conj().transpose();  // (a real conj: no op)
+  const auto bt = b.view().transpose();
+  const auto f = [](T x, U y) { return x * static_cast<T>(y) + x; };
+  strided::Options streaming = strided::default_options();
+  streaming.planner.stream_bytes = 0;
+  for (const auto& options : {strided::default_options(), streaming}) {
+    strided::zip_map_into(exec, dst.view(), f, at, bt, options);
+    EXPECT_TRUE(strided_test::elements_same_bits(
+        dst.view(), [&](const std::vector<std::size_t>& i) { return f(read(at, i), read(bt, i)); },
+        at, bt));
+    strided::copy_scale(exec, dst.view(), at, T(3), options);
+    EXPECT_TRUE(strided_test::elements_same_bits(
+        dst.view(), [&](const std::vector<std::size_t>& i) { return T(3) * read(at, i); }, at));
+  }
+}
+
+TYPED_TEST(MapTest, TransposedZipsThroughAFunction) {
+  for (const auto& n : std::vector<std::array<std::size_t, 2>>{{37, 53}, {64, 48}, {200, 300}}) {
+    check_transposed_zip<double, double>(TypeParam(), n[0], n[1]);
+    check_transposed_zip<float, float>(TypeParam(), n[0], n[1]);
+    check_transposed_zip<double, float>(TypeParam(), n[0], n[1]);
+    check_transposed_zip<std::int64_t, std::int64_t>(TypeParam(), n[0], n[1]);
+  }
+}
+
 TYPED_TEST(MapTest, ZipOfOneToFourPermutedSources) {
   // The sum of four permutations of an 8^4 tensor, and zips of 1 to 3 sources.
   std::mt19937 rng(19);
