@@ -3,10 +3,10 @@
 // section 5), each timed for Strided and for a plain loop in the destination's order, in the same
 // process. Column-major operands, as there. Every result is compared with the plain loop's (bits
 // for element-wise work; reductions within a relative 1e-12). Per case: medians of 7 batches of
-// calls (a batch lasts at least 2 ms), Strided's GB/s (operands read once, outputs written once)
-// and how many times faster than the plain loop it is; the last lines list the cases where
-// Strided is slower. Kokkos' own arguments apply (--kokkos-num-threads=N). Figures hold for the
-// machine they ran on only.
+// calls (a batch lasts at least 2 ms) in microseconds, Strided's GB/s (operands read once, outputs
+// written once) and how many times faster than the plain loop it is; the last lines list the cases
+// where Strided is slower. Kokkos' own arguments apply (--kokkos-num-threads=N). Figures hold for
+// the machine they ran on only.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <array>
@@ -66,8 +66,8 @@ void record(const std::string& name, double strided_ms, double naive_ms, double 
     failed = true;
   }
   rows.push_back({name, strided_ms, naive_ms, bytes});
-  std::printf("%-44s %10.4f ms %10.4f ms  %6.2fx  %7.2f GB/s\n", name.c_str(), strided_ms, naive_ms,
-              naive_ms / strided_ms, bytes / strided_ms / 1e6);
+  std::printf("%-44s %12.3f us %12.3f us  %6.2fx  %7.2f GB/s\n", name.c_str(), 1e3 * strided_ms,
+              1e3 * naive_ms, naive_ms / strided_ms, bytes / strided_ms / 1e6);
   std::fflush(stdout);
 }
 
@@ -330,7 +330,10 @@ int main(int argc, char** argv) {
   // --only PREFIX: the cases whose name starts with PREFIX.
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--only" && i + 1 < argc) only = argv[++i];
-  std::printf("%-44s %13s %13s %8s %12s\n", "case", "strided", "plain loop", "speed-up", "strided");
+  std::printf("strided-rs-cases: Strided %s on Kokkos %d.%d.%d, %s with %d threads\n",
+              strided::version_string, KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100,
+              KOKKOS_VERSION % 100, Exec::name(), static_cast<int>(Exec().concurrency()));
+  std::printf("%-44s %15s %15s %8s %12s\n", "case", "strided", "plain loop", "speed-up", "strided");
 
   // (a) The permutation patterns (permute/patterns.json).
   permute_case("permute.memcpy_24d", Extents(24, 2), [] {
