@@ -912,13 +912,16 @@ struct MapBody {
       // Each source's block is transposed first and f then runs along the destination's rows,
       // whose results leave as whole rows. Computing along the source rows and transposing the
       // results made every row of the transpose wait on a failed store forwarding: in-cache
-      // transposes through a function ran 3x slower than plain copies (CPU pass 17).
-      SourceBlocks<std::index_sequence<I...>, typename Srcs::value_type...> in;
-      (transpose_raw(get<I>(srcs).ptr, from[I], in.template at<I>()), ...);
-      alignas(64) value_type out[B * B];
-      for (std::size_t e = 0; e < B * B; ++e) out[e] = write(f(in.template at<I>()[e]...));
-      for (std::size_t j = 0; j < B; ++j) put_row(to[j], out + j * B, streamed);
-      return;
+      // transposes through a function ran 3x slower than plain copies (CPU pass 17). Rows of
+      // other element types than float and double stream only through the transposes.
+      if (!streamed || can_stream_v<value_type>) {
+        SourceBlocks<std::index_sequence<I...>, typename Srcs::value_type...> in;
+        (transpose_raw(get<I>(srcs).ptr, from[I], in.template at<I>()), ...);
+        alignas(64) value_type out[B * B];
+        for (std::size_t e = 0; e < B * B; ++e) out[e] = write(f(in.template at<I>()[e]...));
+        for (std::size_t j = 0; j < B; ++j) put_row(to[j], out + j * B, streamed);
+        return;
+      }
     }
 #endif
     const value_type* rows[B] = {};
