@@ -393,7 +393,8 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
   const int* groups[2] = {group0, group1};
   const int sizes[2] = {g0, g1};
   // The offsets follow an odometer over the group's axes: O(1) per entry (a dot product of
-  // the index per entry stalled on reading back the index just stored).
+  // the index per entry stalled on reading back the index just stored). Every running offset
+  // is an entry's, so none overflows where the views' offsets do not.
   for (int a = 0; a < 2; ++a) {
     std::size_t index[MAX_PLAN_RANK] = {};
     std::ptrdiff_t offset[N] = {};
@@ -402,10 +403,12 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
       for (int k = 0; k < N; ++k) p.table[a][k][e] = offset[k];
       for (int m = 0; m < sizes[a]; ++m) {
         const int axis = groups[a][m];
-        for (int k = 0; k < N; ++k) offset[k] += p.strides[k][axis];
-        if (++index[m] < p.dims[axis]) break;
+        if (++index[m] < p.dims[axis]) {
+          for (int k = 0; k < N; ++k) offset[k] += p.strides[k][axis];
+          break;
+        }
         for (int k = 0; k < N; ++k)
-          offset[k] -= p.strides[k][axis] * static_cast<std::ptrdiff_t>(p.dims[axis]);
+          offset[k] -= p.strides[k][axis] * static_cast<std::ptrdiff_t>(p.dims[axis] - 1);
         index[m] = 0;
       }
     }
