@@ -218,7 +218,7 @@ struct MapBody {
         for (std::size_t j = 0; j < bj; ++j) {
           value_type* d = dst.ptr + (off[0] + t1[0][j0 + j]);
           if (dense)
-            store_row(d + t0[0][a0], buffer + j * B);
+            store_row(d + t0[0][a0], buffer + j * B, stream);
           else
             for (std::size_t i = 0; i < w; ++i) d[t0[0][a0 + i]] = buffer[j * B + i];
         }
@@ -769,7 +769,7 @@ struct MapBody {
     value_type buffer[B * B];
     for (std::size_t e = 0; e < B * B; ++e) buffer[e] = write(f(in.template at<I>()[e]...));
     for (std::size_t j = 0; j < B; ++j)
-      store_row(dst.ptr + (off[0] + ii(j0 + j) * s1[0] + ii(i0)), buffer + j * B);
+      store_row(dst.ptr + (off[0] + ii(j0 + j) * s1[0] + ii(i0)), buffer + j * B, stream);
   }
 
   /// Element (i, j) of a source's block into to[j * B + i], walking its faster axis innermost.
@@ -843,7 +843,7 @@ struct MapBody {
     for (std::size_t j = 0; j < nj; ++j) {
       value_type* d = dst.ptr + (off[0] + ii(j0 + j) * s1[0] + ii(i0));
       if constexpr (Full)
-        store_row(d, buffer + j * B);
+        store_row(d, buffer + j * B, stream);
       else
         for (std::size_t i = 0; i < ni; ++i) d[i] = buffer[j * B + i];
     }
@@ -919,7 +919,7 @@ struct MapBody {
         (transpose_raw(get<I>(srcs).ptr, from[I], in.template at<I>()), ...);
         alignas(64) value_type out[B * B];
         for (std::size_t e = 0; e < B * B; ++e) out[e] = write(f(in.template at<I>()[e]...));
-        for (std::size_t j = 0; j < B; ++j) put_row(to[j], out + j * B, streamed);
+        for (std::size_t j = 0; j < B; ++j) store_row(to[j], out + j * B, streamed);
         return;
       }
     }
@@ -963,18 +963,6 @@ struct MapBody {
     simd::transpose_rows<B, false>(in, out);
   }
 
-  /// B contiguous destination elements from a block buffer, streamed when `streamed`.
-  KOKKOS_FORCEINLINE_FUNCTION static void put_row(value_type* d, const value_type* v,
-                                                  bool streamed) {
-    if constexpr (can_stream_v<value_type>) {
-      if (streamed) {
-        stream_row<B>(d, v);
-        return;
-      }
-    }
-    for (std::size_t i = 0; i < B; ++i) d[i] = v[i];
-  }
-
   /// Whether rows d + j * stride can all take the transposes' streaming stores.
   KOKKOS_FORCEINLINE_FUNCTION static bool streams_rows(const value_type* d, std::ptrdiff_t stride) {
     constexpr std::size_t A = simd::stream_alignment<value_type>();
@@ -982,10 +970,11 @@ struct MapBody {
            magnitude(stride) * sizeof(value_type) % A == 0;
   }
 
-  /// B contiguous destination elements from a block buffer: one line, streamed when asked.
-  KOKKOS_FORCEINLINE_FUNCTION void store_row(value_type* d, const value_type* v) const {
+  /// B contiguous destination elements from a block buffer: one line, streamed when `streamed`.
+  KOKKOS_FORCEINLINE_FUNCTION static void store_row(value_type* d, const value_type* v,
+                                                    bool streamed) {
     if constexpr (can_stream_v<value_type>) {
-      if (stream) {
+      if (streamed) {
         stream_row<B>(d, v);
         return;
       }
