@@ -46,7 +46,7 @@ U reduce_checked(const char* function, const std::string& label, const Exec& exe
   compat::ScopedRegion region(label);
   const auto& first = std::get<0>(std::forward_as_tuple(srcs...));
   (check_same_shape(function, first, srcs), ...);
-  const auto fold = make_fold<U>(map_fn, reduce_fn, srcs...);
+  auto fold = make_fold<U>(map_fn, reduce_fn, srcs...);  // folded in place by a one-run call
   U result;
   if (run_reduce_inline(exec, options, fold, reduce_fn, init, result, srcs...)) return result;
   return run_reduce(exec, plan_for(options.planner, srcs...), fold, reduce_fn, init, options,
@@ -61,7 +61,7 @@ U reduce_planned(const char* function, const std::string& label, const Exec& exe
   (check_accessible<Exec, SV>(), ...);
   compat::ScopedRegion region(label);
   check_plan(function, p, srcs...);
-  const auto fold = make_fold<U>(map_fn, reduce_fn, srcs...);
+  auto fold = make_fold<U>(map_fn, reduce_fn, srcs...);  // folded in place by a one-run call
   const auto& state = p.state();
   return run_reduce(exec, state.plan, fold, reduce_fn, init, state.options, label,
                     state.copies.get(), state.one_dense);

@@ -12,6 +12,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <utility>
 
 #include "strided/core/combine.hpp"
 
@@ -59,11 +60,32 @@ struct FoldRule {
         lane(l) = reduce_fn(lane(l), lane(l + width));
   }
 
+  /// lane_tree over all REDUCE_LANES lanes, unrolled: the same folds in the same order. (A
+  /// constant-count call of lane_tree is merged with the general one and stays a loop through
+  /// memory, each level loading what the level before had just stored.)
+  template <class ReduceFn, class LaneRef>
+  KOKKOS_FORCEINLINE_FUNCTION static void full_lane_tree(const ReduceFn& reduce_fn,
+                                                         const LaneRef& lane) {
+    tree_level<1>(reduce_fn, lane, std::make_integer_sequence<int, REDUCE_LANES / 2>{});
+    tree_level<2>(reduce_fn, lane, std::make_integer_sequence<int, REDUCE_LANES / 4>{});
+    tree_level<4>(reduce_fn, lane, std::make_integer_sequence<int, REDUCE_LANES / 8>{});
+    tree_level<8>(reduce_fn, lane, std::make_integer_sequence<int, REDUCE_LANES / 16>{});
+    static_assert(REDUCE_LANES == 16, "full_lane_tree unrolls four levels");
+  }
+
   /// The tile tree over partials[first, last), in place (last > first).
   template <class U, class ReduceFn>
   KOKKOS_FORCEINLINE_FUNCTION static U tile_tree(U* partials, std::size_t first, std::size_t last,
                                                  const ReduceFn& reduce_fn) {
     return combine_pairwise(partials, first, last, reduce_fn);
+  }
+
+ private:
+  /// One level of the lane tree: lane(2 W p) folds in lane(2 W p + W), for each pair p.
+  template <int W, class ReduceFn, class LaneRef, int... P>
+  KOKKOS_FORCEINLINE_FUNCTION static void tree_level(const ReduceFn& reduce_fn, const LaneRef& lane,
+                                                     std::integer_sequence<int, P...>) {
+    ((lane(2 * W * P) = reduce_fn(lane(2 * W * P), lane(2 * W * P + W))), ...);
   }
 };
 
@@ -123,12 +145,11 @@ struct Lanes {
     }
   }
 
-  /// The tile's partial. All 16 lanes seeded (the common case) pass the tree a constant count,
-  /// which the compiler unrolls.
+  /// The tile's partial. All 16 lanes seeded (the common case) take the unrolled tree.
   KOKKOS_INLINE_FUNCTION U result(const ReduceFn& reduce_fn) {
     const auto at = [this](int l) -> U& { return lane[l]; };
     if (seeded == REDUCE_LANES)
-      FoldRule::lane_tree(REDUCE_LANES, reduce_fn, at);
+      FoldRule::full_lane_tree(reduce_fn, at);
     else
       FoldRule::lane_tree(seeded, reduce_fn, at);
     return lane[0];
