@@ -1677,6 +1677,28 @@ TEST(MakePlan, GatheredSourcesReadWholeLines) {
   // (2^25 elements: the visits of gathered plans are checked on smaller ones above.)
 }
 
+TEST(MakePlan, GatheredSourceGroupIsTheFirstSourceThatReadsAcross) {
+  // strided-rs' 4-d zips: B = A + permute(A, [1,2,3,0]), 32^4 column-major. The first source
+  // shares the destination's layout: the axis-1 group must be the permuted source's lines, or
+  // it is read element by element.
+  const Extents e(4, 32);
+  const Strides col = {1, 32, 1024, 32768};
+  const Strides permuted = {32, 1024, 32768, 1};
+  const auto p = plan_of<3>(e, {col, col, permuted});
+  ASSERT_EQ(p.strategy, Strategy::Gather);
+  for (int k = 0; k < 8; ++k) {
+    EXPECT_EQ(p.table[0][0][k], k);  // a destination line
+    EXPECT_EQ(p.table[0][1][k], k);  // and the first source's
+    EXPECT_EQ(p.table[1][2][k], k);  // a line of the permuted source
+  }
+  expect_visits_match<3>(p, e, {col, col, permuted});
+  // The order of the sources does not matter.
+  const auto q = plan_of<3>(e, {col, permuted, col});
+  ASSERT_EQ(q.strategy, Strategy::Gather);
+  for (int k = 0; k < 8; ++k) EXPECT_EQ(q.table[1][1][k], k);
+  expect_visits_match<3>(q, e, {col, permuted, col});
+}
+
 TEST(MakePlan, GatheredGroupsTakeADivisorOfAnAxisThatDoesNotFitWhole) {
   // 30^4 reversed: whole axes give groups of 30 (30 x 30 = 900 passes GATHER_MAX). Each group
   // takes 6 of the next axis (the largest divisor of 30 within 256 / 30), the other 5 stay a
