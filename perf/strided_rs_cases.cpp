@@ -5,8 +5,8 @@
 // for element-wise work; reductions within a relative 1e-12). Per case: medians of 7 batches of
 // calls (a batch lasts at least 2 ms) in microseconds, Strided's GB/s (operands read once, outputs
 // written once) and how many times faster than the plain loop it is; the last lines list the cases
-// where Strided is slower. Kokkos' own arguments apply (--kokkos-num-threads=N). Figures hold for
-// the machine they ran on only.
+// where Strided is slower. `--threads N` runs on N threads; Kokkos' own arguments apply.
+// Figures hold for the machine they ran on only.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <array>
@@ -22,6 +22,8 @@
 #include <vector>
 
 #include <strided/strided.hpp>
+
+#include "kokkos_threads.hpp"
 
 namespace {
 
@@ -326,7 +328,8 @@ std::string perm_name(const std::vector<int>& p) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
+  strided_perf::KokkosArguments args(argc, argv);
+  Kokkos::ScopeGuard kokkos(args.argc(), args.argv());
   // --only PREFIX: the cases whose name starts with PREFIX.
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--only" && i + 1 < argc) only = argv[++i];

@@ -4,7 +4,7 @@
 // Each case times strided::copy_into of the permuted view against strided::copy_scale of the same
 // bytes as one contiguous run, in the same process (medians of 5), checks a sample of B against A,
 // and prints the ratio; the last line gives the median and the three worst. The ratios hold for
-// the machine they ran on only. Kokkos' own arguments apply (--kokkos-num-threads=N).
+// the machine they ran on only. `--threads N` runs on N threads; Kokkos' own arguments apply.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
@@ -15,6 +15,8 @@
 #include <vector>
 
 #include <strided/strided.hpp>
+
+#include "kokkos_threads.hpp"
 
 namespace {
 
@@ -153,7 +155,8 @@ double run_case(const std::string& text, bool explain) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
+  strided_perf::KokkosArguments args(argc, argv);
+  Kokkos::ScopeGuard kokkos(args.argc(), args.argv());
   // --only TEXT: the cases whose line starts with TEXT; --explain: print each case's plan.
   std::string only;
   bool explain = false;

@@ -3,6 +3,8 @@
 #include <Kokkos_Core.hpp>
 #include <stdexcept>
 
+#include "../kokkos_threads.hpp"
+
 namespace strided_report {
 
 namespace {
@@ -98,15 +100,8 @@ Options parse_options(int argc, char* argv[]) {
 std::vector<std::string> kokkos_arguments(const Options& options, const char* program) {
   std::vector<std::string> args{program};
   args.insert(args.end(), options.kokkos_args.begin(), options.kokkos_args.end());
-  // A command-line option rather than Kokkos::InitArguments, which Kokkos 4 removed; the option
-  // was renamed in Kokkos 3.7 (the old name is deprecated there).
-  if (options.threads > 0) {
-#if KOKKOS_VERSION >= 30700
-    args.push_back("--kokkos-num-threads=" + std::to_string(options.threads));
-#else
-    args.push_back("--kokkos-threads=" + std::to_string(options.threads));
-#endif
-  }
+  // A command-line option rather than Kokkos::InitArguments, which Kokkos 4 removed.
+  if (options.threads > 0) args.push_back(strided_perf::kokkos_threads_option(options.threads));
   return args;
 }
 
