@@ -125,6 +125,45 @@ TYPED_TEST(MapTest, StreamedGatheredBlocksWalkAlongTheSource) {
   }
 }
 
+TYPED_TEST(MapTest, StreamedTilesOffTheLineGridGoThroughAStage) {
+  // The strided-rs suite's 24-d scattered source at rank 16 (two axes' strides moved to the
+  // top), the destination column-major in a buffer 16 bytes past a line, as a large
+  // std::vector's: tiles of runs of 256 elements, staged whole and streamed out by runs.
+  strided::Options streaming = strided::default_options();
+  streaming.planner.stream_bytes = 1024;
+  const std::size_t n = std::size_t(1) << 16;
+  const std::vector<std::size_t> extents(16, 2);
+  std::vector<int> scatter = {0, 1, 2, 3, 14, 4, 15};
+  for (int k = 5; k <= 13; ++k) scatter.push_back(k);
+  std::vector<std::ptrdiff_t> scattered = {1, 2, 4, 8, 1 << 14, 16, 1 << 15};
+  for (std::ptrdiff_t s = 32; s <= (1 << 13); s *= 2) scattered.push_back(s);
+  std::vector<std::ptrdiff_t> col(16);
+  for (std::size_t k = 0; k < 16; ++k) col[k] = std::ptrdiff_t(1) << k;
+  std::vector<double> in(n);
+  for (std::size_t e = 0; e < n; ++e) in[e] = 0.25 * static_cast<double>(e) - 9.0;
+  const strided::StridedView<const double> a(in.data(), n, extents, scattered, 0);
+  const auto src = a.permute(scatter);
+  const double sentinel = strided_test::sentinel<double>();
+  std::vector<double> buffer(n + 16, sentinel);
+  std::size_t lead = 0;  // the destination starts 16 bytes past a line
+  while (reinterpret_cast<std::uintptr_t>(buffer.data() + lead) % 64 != 16) ++lead;
+  const strided::StridedView<double> dst(buffer.data() + lead, n, extents, col, 0);
+  const std::string plan = strided::explain(strided::plan(dst, src, streaming));
+  EXPECT_NE(plan.find("strategy tiled"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("streaming stores"), std::string::npos) << plan;
+  for (const double scale : {1.0, -2.5}) {
+    std::fill(buffer.begin(), buffer.end(), sentinel);
+    if (scale == 1.0)
+      strided::copy_into(TypeParam(), dst, src, streaming);
+    else
+      strided::copy_scale(TypeParam(), dst, src, scale, streaming);
+    EXPECT_TRUE(strided_test::elements_equal(
+        dst, [&](const std::vector<std::size_t>& i) { return scale * read(src, i); }, src));
+    for (std::size_t e = 0; e < lead; ++e) EXPECT_EQ(buffer[e], sentinel) << e;
+    for (std::size_t e = lead + n; e < buffer.size(); ++e) EXPECT_EQ(buffer[e], sentinel) << e;
+  }
+}
+
 TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
   // Outputs above stream_bytes use non-temporal stores (unit and transposed paths, including
   // unaligned starts): lower the threshold so that test-sized outputs take them.

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "strided/backends/common/stream_store.hpp"
+#include "strided/backends/common/tile_walk.hpp"
 #include "strided/backends/common/tuple.hpp"
 #include "strided/backends/common/unroll.hpp"
 #include "strided/backends/host/simd_transpose.hpp"
@@ -97,6 +98,78 @@ struct MapBody {
   KOKKOS_INLINE_FUNCTION void done() const {
     if (stream) stream_fence();
   }
+
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  /// A streamed tile whose destination elements form runs of whole lines and more that start
+  /// off a line (a large std::vector's buffer starts 16 bytes past one), in full blocks: it runs
+  /// into a per-thread stage at its destination offsets, then each run goes out with streaming
+  /// stores for its whole lines. Walked straight to the destination, each row of a few lines
+  /// stored its two partial lines plainly, read from memory first (a 24-d permutation by rows of
+  /// 32 elements: 33 ms, 14 ms on a line-aligned destination). False (nothing done) when the
+  /// tile does not qualify. Host threads only.
+  template <int N>
+  bool walk_staged(const Plan<N>& p, const TileCursor<N>& tile) const {
+    if constexpr (can_stream_v<value_type>) {
+      if (!stream || p.gathered || p.rank < 2) return false;
+      std::ptrdiff_t start = 0, stride[MAX_PLAN_RANK];
+      std::size_t len[MAX_PLAN_RANK];
+      int r = 0;
+      for (int i = 0; i < p.rank; ++i) {
+        const std::size_t first = tile.coord[i] * p.blocks[i];
+        if (p.dims[i] - first < p.blocks[i]) return false;  // a ragged tile
+        start += static_cast<std::ptrdiff_t>(first) * p.strides[0][i];
+        if (p.blocks[i] == 1) continue;
+        if (p.strides[0][i] <= 0) return false;
+        int j = r++;  // the tile's axes by stride, smallest first
+        for (; j > 0 && stride[j - 1] > p.strides[0][i]; --j) {
+          stride[j] = stride[j - 1];
+          len[j] = len[j - 1];
+        }
+        stride[j] = p.strides[0][i];
+        len[j] = p.blocks[i];
+      }
+      // Runs of `run` contiguous elements (the axes that are dense from stride 1), the other
+      // axes stepping between them; the stage spans the tile's offsets.
+      std::size_t run = 1, span = 1;
+      int dense = 0;
+      for (; dense < r && stride[dense] == static_cast<std::ptrdiff_t>(run); ++dense)
+        run *= len[dense];
+      for (int j = 0; j < r; ++j) span += (len[j] - 1) * static_cast<std::size_t>(stride[j]);
+      // Worth it when the walk's rows are short: a row of at least 64 lines has few partial
+      // lines, and the stage would double its trips through the caches.
+      const std::size_t row = p.strides[0][0] != 1 ? 1
+                              : p.strides[0][1] == static_cast<std::ptrdiff_t>(p.blocks[0])
+                                  ? p.blocks[0] * p.blocks[1]
+                                  : p.blocks[0];
+      value_type* const d = dst.ptr + start;
+      if (run < 4 * LINE || row >= 64 * LINE || span > stage_elements<value_type>() ||
+          reinterpret_cast<std::uintptr_t>(d) % 64 == 0)
+        return false;
+      value_type* const stage = thread_stage<value_type, stage_elements<value_type>(), 64>();
+      // The stage holds the values as stored (through the destination's op): copied out as
+      // they are.
+      MapBody staged{Dst{stage}, srcs, f, false, by_blocks};
+      std::ptrdiff_t base[N] = {};
+      base[0] = -start;
+      walk_tile(p, tile, staged, base);
+      std::size_t index[MAX_PLAN_RANK] = {};
+      std::ptrdiff_t at = 0;
+      while (true) {
+        copy_out_streamed(d + at, stage + at, run);
+        int j = dense;
+        for (; j < r; ++j) {
+          at += stride[j];
+          if (++index[j] < len[j]) break;
+          at -= static_cast<std::ptrdiff_t>(len[j]) * stride[j];
+          index[j] = 0;
+        }
+        if (j >= r) return true;
+      }
+    }
+    (void)p, (void)tile;
+    return false;
+  }
+#endif
 
  private:
   using value_type = typename Dst::value_type;

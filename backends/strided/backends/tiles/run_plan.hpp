@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "strided/backends/common/tile_walk.hpp"
 #include "strided/base/compat.hpp"
@@ -16,13 +17,31 @@
 
 namespace strided::detail {
 
+/// Bodies that may stage a whole tile (MapBody::walk_staged).
+template <class Body, class = void>
+struct stages_tiles : std::false_type {};
+template <class Body>
+struct stages_tiles<Body, std::void_t<decltype(&Body::template walk_staged<1>)>> : std::true_type {
+};
+
+/// One tile of a host kernel: staged when its body stages it, else walked.
+template <int N, class Body>
+KOKKOS_INLINE_FUNCTION void walk_host_tile(const Plan<N>& p, const TileCursor<N>& tile,
+                                           Body& body) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  if constexpr (stages_tiles<Body>::value)
+    if (body.walk_staged(p, tile)) return;
+#endif
+  walk_tile(p, tile, body);
+}
+
 /// Runs tiles [first, last) of `plan` through one copy of `body`.
 template <int N, class Body>
 KOKKOS_INLINE_FUNCTION void run_tiles(const Plan<N>& plan, std::size_t first, std::size_t last,
                                       const Body& body) {
   Body local = body;
   for_each_tile(plan, first, last,
-                [&](std::size_t, const TileCursor<N>& tile) { walk_tile(plan, tile, local); });
+                [&](std::size_t, const TileCursor<N>& tile) { walk_host_tile(plan, tile, local); });
   local.done();
 }
 
@@ -58,7 +77,7 @@ struct TileGrid {
       outer /= p.tiles[k];
     }
     Body local = body;
-    walk_tile(p, tile, local);
+    walk_host_tile(p, tile, local);
     local.done();
   }
 };
