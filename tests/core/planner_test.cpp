@@ -904,6 +904,32 @@ TEST(MakePlan, StreamedTransposesWalkTilesAlongTheSource) {
   EXPECT_FALSE(mixed.custom_walk);
 }
 
+TEST(MakePlan, StreamedTransposesWhoseTileRowsEndMidLineKeepTheDestinationsWalk) {
+  PlannerOptions streamed = with_l2();
+  streamed.stream_bytes = 0;
+  // 17^4 reversed: 17 is prime, so no group gathers part of an axis and the tiles are 17 x 17,
+  // destination rows of 136 bytes. The next tile in the destination's order completes the lines
+  // this one left partly written.
+  const Extents e = {17, 17, 17, 17};
+  const StrideSet s = {{1, 17, 289, 4913}, {4913, 289, 17, 1}};
+  const auto p = plan_of<2>(e, s, 8, streamed);
+  ASSERT_TRUE(p.stream_stores);
+  ASSERT_EQ(p.strategy, Strategy::Transpose);
+  ASSERT_FALSE(p.gathered);
+  EXPECT_EQ(p.blocks[0], 17u);
+  EXPECT_FALSE(p.custom_walk);
+  expect_visits_match<2>(p, e, s, nullptr);
+  // Rows of 16 doubles (two whole lines) walk along the source.
+  const Extents whole = {16, 17, 17, 16};
+  const StrideSet ws = {{1, 16, 272, 4624}, {4624, 272, 16, 1}};
+  const auto q = plan_of<2>(whole, ws, 8, streamed);
+  ASSERT_EQ(q.strategy, Strategy::Transpose);
+  ASSERT_FALSE(q.gathered);
+  EXPECT_EQ(q.blocks[0] % 8, 0u);
+  EXPECT_TRUE(q.custom_walk);
+  expect_visits_match<2>(q, whole, ws, nullptr);
+}
+
 TEST(MakePlan, EvenBlocksLeaveNoThinLastPiece) {
   using strided::detail::even_block;
   EXPECT_EQ(even_block(72, 64, 8), 72u);     // one piece

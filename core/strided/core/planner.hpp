@@ -646,9 +646,17 @@ void order_by_stride(const PlanAxes<N>& p, int k, int first, int* order) {
 /// by the first source's |stride| the same way, so that the next tile continues its rows (rank-6
 /// to rank-24 reversals on an AMD EPYC guest at 1 thread: 47% to 57% of copy with the capped
 /// source group).
+/// A tiled transpose whose destination tile rows end mid-line (17^6 reversed: rows of 136 bytes)
+/// keeps the destination's order: a line it leaves partly written is completed by the next tile
+/// while still in cache, where walking along the source came back to it only after a sweep of
+/// the source (72 ms against 50 ms at 1 thread on an AMD EPYC guest; docs/performance.md, CPU
+/// pass 19).
 template <int N>
-void walk_along_source(Plan<N>& p, const PlannerOptions& opt) {
+void walk_along_source(Plan<N>& p, const std::size_t* element_size, const PlannerOptions& opt) {
   if (opt.block_override || N < 2) return;
+  if (!p.gathered && opt.cache_line > 0 &&
+      saturating_mul(p.blocks[0], element_size[0]) % opt.cache_line != 0)
+    return;
   int source = -1;
   bool mixed = false;  // some source streams along axis 0 with the destination (A + B^T)
   for (int k = 1; k < N; ++k) {
@@ -708,7 +716,7 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
   p.stream_stores =
       opt.weight_first_operand && saturating_mul(p.count, element_size[0]) >= opt.stream_bytes;
   if (p.stream_stores && (p.strategy == Strategy::Transpose || p.gathered))
-    walk_along_source(p, opt);
+    walk_along_source(p, element_size, opt);
   if (p.stream_stores) read_source_in_order(p, element_size, opt);
   return p;
 }
