@@ -127,7 +127,15 @@ double run_case(const std::string& text, bool explain) {
   const strided::StridedView<double> flat_c(c.data(), n, {n}, {1});
   const auto permuted_a = A.permute(perm);
   const Kokkos::DefaultHostExecutionSpace exec;
-  if (explain) std::printf("%s\n", strided::explain(strided::plan(B, permuted_a)).c_str());
+  if (explain) {
+    const auto plan = strided::plan(B, permuted_a);
+    std::printf("%s\n", strided::explain(plan).c_str());
+    if (plan.custom_walk) {  // (not in explain: the order consecutive tiles take)
+      std::printf("  tile walk (fastest first) [");
+      for (int i = 0; i < plan.rank; ++i) std::printf(i ? ", %d" : "%d", plan.walk[i]);
+      std::printf("]\n");
+    }
+  }
   std::vector<double> copy_ms, limit_ms;
   for (int round = 0; round <= ROUNDS; ++round) {  // round 0 warms up
     const double copy = milliseconds([&] { strided::copy_into(exec, B, permuted_a); });
