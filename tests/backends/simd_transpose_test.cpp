@@ -30,11 +30,18 @@ TEST(SimdTranspose, BuiltForTheExpectedInstructionSet) {
 }
 #endif
 
+/// A 16-byte trivially copyable element that is not complex.
+struct TwoWords {
+  std::uint64_t lo, hi;
+};
+
 /// Distinct bit patterns, NaN payloads among them for the floating types (moved as bits).
 template <class T>
 T pattern(std::size_t k) {
   if constexpr (std::is_same_v<T, std::complex<double>>) {
     return {pattern<double>(2 * k), pattern<double>(2 * k + 1)};
+  } else if constexpr (std::is_same_v<T, TwoWords>) {
+    return {k * 0x9e3779b97f4a7c15ull, ~k};
   } else if constexpr (sizeof(T) == 8) {
     const std::uint64_t bits = 0x7ff8000000000000ull ^ (k * 0x9e3779b97f4a7c15ull);
     T v;
@@ -116,8 +123,14 @@ TEST(SimdTranspose, EightAndFourByteIntegers) {
   check_all_distances<std::int64_t, 8>();
   check_all_distances<std::uint32_t, 16>();
 }
-TEST(SimdTranspose, WiderElementsTakeTheScalarLoop) {
+TEST(SimdTranspose, SixteenByteElements) {
+  // One kernel per block (4 x 4: one line per row), then 2 x 2 kernels per block.
   check_all_distances<std::complex<double>, 4>();
+  check_all_distances<std::complex<double>, 8>();
+  check_all_distances<TwoWords, 4>();
+#if STRIDED_SIMD_X86
+  EXPECT_EQ(strided::detail::simd::kernel_side<std::complex<double>>(), 4u);
+#endif
 }
 
 TEST(SimdTranspose, RowsAnywhere) {

@@ -181,6 +181,7 @@ TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
     check_copy<double>(TypeParam(), extents, rng, streaming);
     check_copy<float>(TypeParam(), extents, rng, streaming);
     check_copy<int>(TypeParam(), extents, rng, streaming);
+    check_copy<std::complex<double>>(TypeParam(), extents, rng, streaming);
   }
   // The plans of these calls say (and so select) streaming stores.
   {
@@ -214,6 +215,52 @@ TYPED_TEST(MapTest, StreamingStoresWriteTheSameValues) {
   check_symmetrize<false, float>(TypeParam(), 520, rng, streaming);
 }
 
+/// dst (row-major, the extents reversed) = op(src reversed) for copy_into, copy_scale and a user's
+/// map, plain and streamed, against the reference.
+template <class T, class Exec>
+void check_reversed_copies(const Exec& exec, const std::vector<std::size_t>& extents) {
+  SCOPED_TRACE(::testing::Message() << sizeof(T) << "-byte elements, " << extents.size()
+                                    << "-d, first extent " << extents[0]);
+  const std::size_t rank = extents.size();
+  std::vector<std::size_t> reversed(rank), back(rank);
+  for (std::size_t k = 0; k < rank; ++k) {
+    reversed[k] = extents[rank - 1 - k];
+    back[k] = rank - 1 - k;
+  }
+  std::size_t count = 1;
+  for (std::size_t e : extents) count *= e;
+  const auto src = strided::StridedArray<T>::row_major(extents);
+  for (std::size_t i = 0; i < count; ++i) {
+    if constexpr (std::is_same_v<T, std::complex<double>>)
+      src.data()[i] = T(0.25 * double(i) - 100.0, 7.0 - 0.5 * double(i));
+    else
+      src.data()[i] = T(0.25 * double(i) - 100.0);
+  }
+  auto dst = strided::StridedArray<T>::row_major(reversed);
+  const auto from = src.view().permute(back);
+  const auto expect = [&](T scale, T shift) {
+    return strided_test::elements_equal(
+        dst.view(),
+        [&](const std::vector<std::size_t>& i) {
+          std::vector<std::size_t> j(rank);
+          for (std::size_t k = 0; k < rank; ++k) j[rank - 1 - k] = i[k];
+          return scale * read(src.view(), j) + shift;
+        },
+        from);
+  };
+  strided::Options streaming = strided::default_options();
+  streaming.planner.stream_bytes = 1024;
+  for (const auto& options : {strided::default_options(), streaming}) {
+    strided::copy_into(exec, dst.view(), from, options);
+    EXPECT_TRUE(expect(T(1.0), T(0.0)));
+    strided::copy_scale(exec, dst.view(), from, T(3.0), options);
+    EXPECT_TRUE(expect(T(3.0), T(0.0)));
+    strided::map_into(
+        exec, dst.view(), from, [](T x) { return T(2.0) * x + T(1.0); }, options);
+    EXPECT_TRUE(expect(T(2.0), T(1.0)));
+  }
+}
+
 TYPED_TEST(MapTest, RaggedTransposedTilesMatchTheReference) {
   // Reversed tensors of extents that are not multiples of the 8 x 8 blocks: built-in functions
   // run their ragged edges as overlapping full blocks, a user's function element by element;
@@ -229,42 +276,38 @@ TYPED_TEST(MapTest, RaggedTransposedTilesMatchTheReference) {
                                                                    {9, 100, 66},
                                                                    {30, 30, 30, 2},
                                                                    {45, 25, 18, 3},
-                                                                   {40, 6, 300}}) {
-    SCOPED_TRACE(::testing::Message() << extents.size() << "-d, first extent " << extents[0]);
-    const std::size_t rank = extents.size();
-    std::vector<std::size_t> reversed(rank), back(rank);
-    for (std::size_t k = 0; k < rank; ++k) {
-      reversed[k] = extents[rank - 1 - k];
-      back[k] = rank - 1 - k;
-    }
-    std::size_t count = 1;
-    for (std::size_t e : extents) count *= e;
-    const auto src = strided::StridedArray<double>::row_major(extents);
-    for (std::size_t i = 0; i < count; ++i) src.data()[i] = 0.25 * double(i) - 100.0;
-    auto dst = strided::StridedArray<double>::row_major(reversed);
-    const auto from = src.view().permute(back);
-    const auto expect = [&](double scale, double shift) {
-      return strided_test::elements_equal(
-          dst.view(),
-          [&](const std::vector<std::size_t>& i) {
-            std::vector<std::size_t> j(rank);
-            for (std::size_t k = 0; k < rank; ++k) j[rank - 1 - k] = i[k];
-            return scale * read(src.view(), j) + shift;
-          },
-          from);
-    };
-    strided::Options streaming = strided::default_options();
-    streaming.planner.stream_bytes = 1024;
-    for (const auto& options : {strided::default_options(), streaming}) {
-      strided::copy_into(TypeParam(), dst.view(), from, options);
-      EXPECT_TRUE(expect(1.0, 0.0));
-      strided::copy_scale(TypeParam(), dst.view(), from, 3.0, options);
-      EXPECT_TRUE(expect(3.0, 0.0));
-      strided::map_into(
-          TypeParam(), dst.view(), from, [](double x) { return 2.0 * x + 1.0; }, options);
-      EXPECT_TRUE(expect(2.0, 1.0));
-    }
+                                                                   {40, 6, 300}})
+    check_reversed_copies<double>(TypeParam(), extents);
+}
+
+TYPED_TEST(MapTest, SixteenByteElementsTransposeThroughTheKernels) {
+  // complex<double> blocks of 4 x 4 (one line per row) through the in-register transposes:
+  // whole, ragged, gathered at rank 8 and 12, plain and streamed.
+  for (const auto& extents : std::vector<std::vector<std::size_t>>{{64, 64},
+                                                                   {67, 133},
+                                                                   {9, 23, 4},
+                                                                   {30, 30, 5},
+                                                                   {4, 4, 4, 4, 4, 4, 4, 4},
+                                                                   std::vector<std::size_t>(12, 2),
+                                                                   {40, 6, 300}})
+    check_reversed_copies<std::complex<double>>(TypeParam(), extents);
+  // A + B^T: the source that reads across is staged transposed tile by tile.
+  using C = std::complex<double>;
+  const std::size_t rows = 67, cols = 133;
+  const auto a = strided::StridedArray<C>::col_major({rows, cols});
+  const auto b = strided::StridedArray<C>::col_major({cols, rows});
+  for (std::size_t i = 0; i < rows * cols; ++i) {
+    a.data()[i] = C(double(i), -0.5 * double(i));
+    b.data()[i] = C(0.25 * double(i) - 3.0, double(i % 17));
   }
+  auto sum = strided::StridedArray<C>::col_major({rows, cols});
+  const auto bt = b.view().transpose();
+  strided::zip_map_into(
+      TypeParam(), sum.view(), [](C x, C y) { return x + y; }, a.view(), bt);
+  EXPECT_TRUE(strided_test::elements_equal(
+      sum.view(),
+      [&](const std::vector<std::size_t>& i) { return read(a.view(), i) + read(bt, i); }, a.view(),
+      bt));
 }
 
 /// B = op(A permuted), A column-major, into a column-major B in a buffer that starts `shift`

@@ -758,7 +758,7 @@ struct MapBody {
   /// runs as plain unit-stride lines along axis 0. Walking the blocks instead pulls one line from
   /// each of the tile's rows, a power-of-two stride apart (docs/performance.md, CPU pass 3).
   /// Stages raw elements: the staged source reads them through its own op. False (nothing
-  /// done) when a source's elements are not 4 or 8 bytes or its tile exceeds the stage.
+  /// done) when a source's elements are not 4, 8 or 16 bytes or its tile exceeds the stage.
   template <std::size_t... I>
   KOKKOS_FORCEINLINE_FUNCTION bool staged_tile(const std::ptrdiff_t* off, std::size_t n0,
                                                std::size_t n1, const std::ptrdiff_t* s0,
@@ -801,7 +801,7 @@ struct MapBody {
       t1[K + 1] = s1[K + 1];
       return src;
     }
-    constexpr std::size_t L = sizeof(T) >= 8 ? 8 : 16;  // one line of T
+    constexpr std::size_t L = sizeof(T) >= 16 ? 4 : (sizeof(T) >= 8 ? 8 : 16);  // one line of T
     T* to = thread_stage<T, stage_elements<T>(), K>();
     const T* from = src.ptr + off[K + 1];
     const auto ld = static_cast<std::ptrdiff_t>(n0);

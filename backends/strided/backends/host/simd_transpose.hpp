@@ -8,11 +8,12 @@
 // In-register transposes of square blocks, the inner step of every transposed copy: a block of
 // B x B elements is loaded as B source rows and stored as B destination rows, so both sides
 // move whole vectors (whole cache lines for B = one line). Chosen at compile time from the
-// target flags: AVX-512 (8 x 8 doubles in zmm), AVX (8 x 8 doubles as four 4 x 4 in ymm, each
-// destination line stored whole, and 8 x 8 floats), SSE2
-// (2 x 2 doubles, 4 x 4 floats in xmm), scalar elsewhere. Elements are moved as bits (4- or
-// 8-byte units), never as values, so any trivially copyable type of those sizes qualifies and
-// no NaN is touched. Host code only: device compilations see the scalar loop.
+// target flags: AVX-512 (8 x 8 doubles in zmm, 4 x 4 16-byte elements as 128-bit lanes), AVX
+// (8 x 8 doubles as four 4 x 4 in ymm, each destination line stored whole, 8 x 8 floats, 4 x 4
+// 16-byte elements as 2 x 2 lane pairs), SSE2 (2 x 2 doubles, 4 x 4 floats, 16-byte elements
+// one per xmm), scalar elsewhere. Elements are moved as bits (4-, 8- or 16-byte units), never
+// as values, so any trivially copyable type of those sizes (complex<double> among them)
+// qualifies and no NaN is touched. Host code only: device compilations see the scalar loop.
 
 #include <cstddef>
 #include <cstring>
@@ -50,13 +51,30 @@ inline constexpr const char* isa_name() {
 #endif
 }
 
-/// Whether T moves through the vector kernels (4- or 8-byte trivially copyable elements).
+/// Whether T moves through the vector kernels (4-, 8- or 16-byte trivially copyable elements).
 template <class T>
 inline constexpr bool transposable_v = STRIDED_SIMD_X86&& std::is_trivially_copyable_v<T> &&
-                                       (sizeof(T) == 8 || sizeof(T) == 4);
+                                       (sizeof(T) == 16 || sizeof(T) == 8 || sizeof(T) == 4);
 
 #if STRIDED_SIMD_X86
 namespace x86 {
+
+/// A 16-byte element as the kernels move it: two doubles' bits (complex<double>, ...).
+struct Pair {
+  double lanes[2];
+};
+
+/// The unit T's bits move through: float, double or Pair.
+template <class T>
+using lane_t =
+    std::conditional_t<sizeof(T) == 4, float, std::conditional_t<sizeof(T) == 8, double, Pair>>;
+
+STRIDED_SIMD_INLINE const double* doubles(const Pair* p) {
+  return reinterpret_cast<const double*>(p);
+}
+STRIDED_SIMD_INLINE double* doubles(Pair* p) {
+  return reinterpret_cast<double*>(p);
+}
 
 // K x K kernels: row r of the source block at s[r] + o, row c of the destination block at
 // d[c] + o. `Stream` stores with non-temporal stores; the caller guarantees their alignment.
@@ -129,6 +147,52 @@ STRIDED_SIMD_INLINE void kernel8(const double* const* s, std::size_t so, double*
     store<Stream>(d[c] + dof, _mm512_maskz_shuffle_f64x2(0xff, u[c], u[c + 4], 0x88));
     store<Stream>(d[c + 4] + dof, _mm512_maskz_shuffle_f64x2(0xff, u[c], u[c + 4], 0xdd));
   }
+}
+#endif
+
+#if defined(__AVX512F__)
+/// 4 x 4 16-byte elements, one source row (a line) per zmm: pairs of rows' halves, then every
+/// row's lane c into destination row c (128-bit lane shuffles, as kernel8's second half). Moving
+/// them one by one cost more than the plain loop's scattered reads (complex<double> transposes
+/// of 1000^2 at 0.65-0.86x a plain loop on an AMD EPYC Zen 4 guest, 1 thread).
+template <bool Stream>
+STRIDED_SIMD_INLINE void kernel4_pairs(const Pair* const* s, std::size_t so, Pair* const* d,
+                                       std::size_t dof) {
+  __m512d r[4];
+  for (int k = 0; k < 4; ++k) r[k] = _mm512_loadu_pd(doubles(s[k] + so));
+  const __m512d t0 = _mm512_maskz_shuffle_f64x2(0xff, r[0], r[1], 0x44),  // lanes 0 1 of rows 0 1
+      t1 = _mm512_maskz_shuffle_f64x2(0xff, r[0], r[1], 0xee),            // lanes 2 3 of rows 0 1
+      t2 = _mm512_maskz_shuffle_f64x2(0xff, r[2], r[3], 0x44),
+                t3 = _mm512_maskz_shuffle_f64x2(0xff, r[2], r[3], 0xee);
+  store<Stream>(doubles(d[0] + dof), _mm512_maskz_shuffle_f64x2(0xff, t0, t2, 0x88));
+  store<Stream>(doubles(d[1] + dof), _mm512_maskz_shuffle_f64x2(0xff, t0, t2, 0xdd));
+  store<Stream>(doubles(d[2] + dof), _mm512_maskz_shuffle_f64x2(0xff, t1, t3, 0x88));
+  store<Stream>(doubles(d[3] + dof), _mm512_maskz_shuffle_f64x2(0xff, t1, t3, 0xdd));
+}
+#elif defined(__AVX__)
+/// 4 x 4 16-byte elements as 2 x 2 blocks of lane pairs: two source rows' elements (h, h + 1)
+/// give destination rows h and h + 1 two elements each; a destination row's two halves (one
+/// line) are stored back to back, as kernel8_quads does.
+template <bool Stream>
+STRIDED_SIMD_INLINE void kernel4_pairs(const Pair* const* s, std::size_t so, Pair* const* d,
+                                       std::size_t dof) {
+  for (int h = 0; h < 4; h += 2) {
+    __m256d r[4];
+    for (int k = 0; k < 4; ++k) r[k] = _mm256_loadu_pd(doubles(s[k] + so + h));
+    store<Stream>(doubles(d[h] + dof), _mm256_permute2f128_pd(r[0], r[1], 0x20));
+    store<Stream>(doubles(d[h] + dof + 2), _mm256_permute2f128_pd(r[2], r[3], 0x20));
+    store<Stream>(doubles(d[h + 1] + dof), _mm256_permute2f128_pd(r[0], r[1], 0x31));
+    store<Stream>(doubles(d[h + 1] + dof + 2), _mm256_permute2f128_pd(r[2], r[3], 0x31));
+  }
+}
+#else
+/// 4 x 4 16-byte elements, one per xmm.
+template <bool Stream>
+STRIDED_SIMD_INLINE void kernel4_pairs(const Pair* const* s, std::size_t so, Pair* const* d,
+                                       std::size_t dof) {
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 4; ++i)
+      store<Stream>(doubles(d[j] + dof + i), _mm_loadu_pd(doubles(s[i] + so + j)));
 }
 #endif
 
@@ -240,6 +304,15 @@ struct Widest<double> {
 #endif
 };
 template <>
+struct Widest<Pair> {
+  static constexpr std::size_t K = 4;  // one line of 16-byte elements per row
+  template <bool Stream>
+  STRIDED_SIMD_INLINE static void run(const Pair* const* s, std::size_t so, Pair* const* d,
+                                      std::size_t dof) {
+    kernel4_pairs<Stream>(s, so, d, dof);
+  }
+};
+template <>
 struct Widest<float> {
 #if defined(__AVX__)
   static constexpr std::size_t K = 8;
@@ -265,8 +338,7 @@ struct Widest<float> {
 template <class T>
 inline constexpr std::size_t stream_alignment() {
 #if STRIDED_SIMD_X86
-  using U = std::conditional_t<sizeof(T) == 8, double, float>;
-  return transposable_v<T> ? x86::Widest<U>::K * sizeof(T) : 16;
+  return transposable_v<T> ? x86::Widest<x86::lane_t<T>>::K * sizeof(T) : 16;
 #else
   return 16;
 #endif
@@ -276,10 +348,7 @@ inline constexpr std::size_t stream_alignment() {
 template <class T>
 inline constexpr std::size_t kernel_side() {
 #if STRIDED_SIMD_X86
-  if constexpr (transposable_v<T>) {
-    using U = std::conditional_t<sizeof(T) == 8, double, float>;
-    return x86::Widest<U>::K;
-  }
+  if constexpr (transposable_v<T>) return x86::Widest<x86::lane_t<T>>::K;
 #endif
   return 0;
 }
@@ -293,7 +362,7 @@ template <std::size_t B, bool Stream, class T>
 STRIDED_SIMD_INLINE void transpose_rows(const T* const* s, T* const* d) {
 #if STRIDED_SIMD_X86
   if constexpr (kernel_side<T>() > 0 && B % kernel_side<T>() == 0) {
-    using U = std::conditional_t<sizeof(T) == 8, double, float>;
+    using U = x86::lane_t<T>;
     using Kernel = x86::Widest<U>;
     // Trivially copyable T of U's size: its bits move through U's registers unchanged. The
     // kernels touch memory only through the intrinsics' may_alias vector types; the row pointers
