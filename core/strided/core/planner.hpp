@@ -332,7 +332,8 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
   const std::size_t most =
       std::min<std::size_t>(std::min<std::size_t>(GATHER_MAX, balanced), opt.max_tile_elements);
   const bool may_split = p.strategy == Strategy::Transpose;  // maps only: reductions keep tiles
-  PlanAxes<N> s = p;  // p itself changes only when the groups are taken (axes only: no tables)
+  PlanAxes<N> s;  // p itself changes only when the groups are taken (axes only: no tables)
+  assign_axes(s, p);
   // Picks, among the axes not taken yet, those where `operand` is fastest (smallest |stride|)
   // while the group stays within `limit` elements. Returns -1 after splitting s's next axis
   // (the caller picks again), else the group's size.
@@ -392,7 +393,7 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
           : 0;
   int g0 = -1, g1 = -1;
   for (int attempt = row > 0 ? 0 : 1; attempt < 2; ++attempt) {
-    s = p;
+    assign_axes(s, p);
     g0 = g1 = -1;
     while (g0 < 0 || g1 < 0) {  // each split adds an axis: at most MAX_PLAN_RANK rounds
       bool reserved[MAX_PLAN_RANK] = {};
@@ -422,7 +423,7 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
   if (may_split && p.dims[0] >= 16 &&
       groups_leave_lines_out(s, group0, g0, group1, g1, element_size, opt.cache_line))
     return;
-  static_cast<PlanAxes<N>&>(p) = s;
+  assign_axes<N>(p, s);
   // Offset tables: group axes enumerated first axis fastest.
   const int* groups[2] = {group0, group1};
   const int sizes[2] = {g0, g1};
@@ -449,7 +450,8 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
   }
   // New axis list: the two gathered axes, then the untouched ones in plan order, one element
   // deep (a tile is one gathered block).
-  PlanAxes<N> q = p;
+  PlanAxes<N> q;
+  assign_axes<N>(q, p);
   q.rank = 2;
   q.dims[0] = n0;
   q.dims[1] = n1;
@@ -475,7 +477,7 @@ void gather_short_axes(Plan<N>& p, const std::size_t* element_size, const Planne
   q.strategy = Strategy::Gather;
   q.transpose_axis = -1;
   count_tiles(q);
-  static_cast<PlanAxes<N>&>(p) = q;  // the tables filled above stay
+  assign_axes<N>(p, q);  // the tables filled above stay
 }
 
 /// The fused axes, tiles and strategy of make_plan.
