@@ -24,6 +24,7 @@
 #include "strided/core/explain.hpp"
 #include "strided/core/kept_copies.hpp"
 #include "strided/core/layout_key.hpp"
+#include "strided/core/plan_cache.hpp"
 #include "strided/core/planner.hpp"
 #include "strided/index_list.hpp"
 #include "strided/options.hpp"
@@ -43,7 +44,7 @@ Plan<static_cast<int>(sizeof...(V))> plan_for(const PlannerOptions& options, con
   const auto& first = std::get<0>(std::forward_as_tuple(views...));
   const std::ptrdiff_t* strides[N] = {views.strides().data()...};
   const std::size_t sizes[N] = {sizeof(typename V::value_type)...};
-  return make_plan<N>(first.rank(), first.extents().data(), strides, sizes, options);
+  return make_plan_cached<N>(first.rank(), first.extents().data(), strides, sizes, options);
 }
 
 /// plan_for after the shape checks: the planner reads every operand's strides up to the first
