@@ -14,6 +14,7 @@
 
 #include <cstddef>
 
+#include "strided/core/config.hpp"
 #include "strided/core/plan.hpp"
 #include "strided/core/planner.hpp"
 
@@ -106,11 +107,14 @@ Plan<N> plan_and_keep(LastPlan<N>& last, std::size_t rank, const std::size_t* ex
 
 /// make_plan through the calling thread's LastPlan<N>. Layouts of more than MAX_PLAN_RANK axes,
 /// and tile overrides, always plan. (Every path returns a prvalue: the 11 KiB plan is built in
-/// the caller's object, never copied whole.)
+/// the caller's object, never copied whole.) Out of line: inlined into a reduction's entry, it
+/// left GCC 12 folding a 2^20-element sum's 16 lanes as scalars (147 us against 84 vectorized,
+/// AMD EPYC Zen 4, 1 thread).
 template <int N>
-Plan<N> make_plan_cached(std::size_t rank, const std::size_t* extents,
-                         const std::ptrdiff_t* const* strides, const std::size_t* element_size,
-                         const PlannerOptions& opt) {
+STRIDED_NOINLINE Plan<N> make_plan_cached(std::size_t rank, const std::size_t* extents,
+                                          const std::ptrdiff_t* const* strides,
+                                          const std::size_t* element_size,
+                                          const PlannerOptions& opt) {
   if (rank > static_cast<std::size_t>(MAX_PLAN_RANK) || opt.block_override)
     return make_plan<N>(rank, extents, strides, element_size, opt);
   LastPlan<N>& last = thread_last_plan<N>();
