@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "progress.hpp"
 #include "results.hpp"
@@ -15,6 +16,8 @@
 
 namespace strided_report {
 
+/// One round of one workload: its code calls measure() once per variant, in the same order each
+/// round, and the samples of every round go into one row per variant.
 class Bench {
  public:
   Bench(WorkloadResult& result, const Sizes& sizes, const Repetitions& reps, bool explain,
@@ -28,20 +31,20 @@ class Bench {
 
   const Sizes& sizes() const { return m_sizes; }
 
-  /// Times `run()` (one call, then a fence), then records the row with `check()`'s verdict on
-  /// the output that the timed calls left.
+  /// Times `run()` (one call, then a fence), then records the samples with `check()`'s verdict
+  /// on the output that the timed calls left.
   template <class Run, class Check>
   void measure(const std::string& variant, double bytes, Run&& run, Check&& check) {
     announce(variant);
-    const double seconds = median_seconds(m_reps, [&] {
+    std::vector<double> samples = timed_samples(m_reps, [&] {
       run();
       Kokkos::fence();
     });
-    m_result.rows.push_back({variant, seconds, bytes, static_cast<bool>(check())});
+    record(variant, bytes, std::move(samples), 1, static_cast<bool>(check()));
   }
 
   /// The flops of one call of the row measured last (the T rows show GFLOP/s).
-  void count_flops(double flops) { m_result.rows.back().flops = flops; }
+  void count_flops(double flops) { m_result.rows[m_last].flops = flops; }
 
   /// Call overhead (W8): each sample makes `calls` calls and fences once, and the row holds the
   /// time of one call. Host execution spaces finish a kernel before returning; a fence per call
@@ -50,13 +53,12 @@ class Bench {
   void measure_calls(const std::string& variant, double bytes, std::size_t calls, Run&& run,
                      Check&& check) {
     announce(variant);
-    const double seconds = median_seconds(m_reps, [&] {
+    std::vector<double> samples = timed_samples(m_reps, [&] {
       for (std::size_t c = 0; c < calls; ++c) run();
       Kokkos::fence();
     });
     m_result.per_call = true;
-    m_result.rows.push_back(
-        {variant, seconds / static_cast<double>(calls), bytes, static_cast<bool>(check())});
+    record(variant, bytes, std::move(samples), calls, static_cast<bool>(check()));
   }
 
   /// A line shown below the table for this workload (T: its sizes and GEMM shape).
@@ -73,12 +75,27 @@ class Bench {
     m_progress.show(m_step + " " + m_result.id + " " + variant + " ...");
   }
 
+  /// Adds one round's samples (of `calls` calls each) to the variant's row, made on first sight;
+  /// the row is correct while every round's output is.
+  void record(const std::string& variant, double bytes, std::vector<double> samples,
+              std::size_t calls, bool correct) {
+    std::vector<Row>& rows = m_result.rows;
+    m_last = 0;
+    while (m_last < rows.size() && rows[m_last].variant != variant) ++m_last;
+    if (m_last == rows.size()) rows.push_back({variant, 0, bytes, true});
+    Row& row = rows[m_last];
+    for (double s : samples) row.samples.push_back(s / static_cast<double>(calls));
+    row.seconds = median(row.samples);
+    row.correct = row.correct && correct;
+  }
+
   WorkloadResult& m_result;
   const Sizes& m_sizes;
   const Repetitions& m_reps;
   bool m_explain;
   Progress& m_progress;
-  std::string m_step;  ///< "[k/n]"
+  std::string m_step;      ///< "[k/n]"
+  std::size_t m_last = 0;  ///< the row measured last
 };
 
 }  // namespace strided_report

@@ -46,7 +46,7 @@ targets.
   --only SUBSTR  run only the workloads whose id contains SUBSTR (e.g. W4.colsum,
                  determinism), or, when SUBSTR is a whole dot-separated part of an id
                  (W1, T, D), those with that part; the limits are always measured
-  --quick        smaller sizes and 3 repetitions: a smoke test of a few seconds
+  --quick        smaller sizes and 3 repetitions in one round: a smoke test of seconds
   --json         also print one JSON object per measured row
   --explain      also print the plan Strided chose for each workload
   --algorithm A  host, device or auto (default): the default options' algorithm for

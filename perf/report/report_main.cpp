@@ -58,16 +58,17 @@ void print_header(const Options& options, int threads, const Repetitions& reps) 
               m.l1d_bytes / 1024, m.l2_bytes / 1024,
               m.l3_bytes ? (std::to_string(m.l3_bytes >> 20) + " MiB").c_str() : "none found",
               m.from_sysfs ? "sysfs" : "sysconf or defaults", std::thread::hardware_concurrency());
-  char count[96];
+  const Repetitions round = reps.per_round();
+  char count[160];
   if (reps.min == reps.max)
-    std::snprintf(count, sizeof count, "%d repetitions", reps.min);
+    std::snprintf(count, sizeof count, "one warm-up, then %d repetitions", reps.min);
   else
     std::snprintf(count, sizeof count,
-                  "%d to %d repetitions (stopping after %.0f s once %d are done)", reps.min,
-                  reps.max, reps.budget_s, reps.min);
+                  "a workload's variants in turn, %d rounds of one warm-up and %d to %d "
+                  "repetitions (stopping after %.2f s once %d are done)",
+                  reps.rounds, round.min, round.max, round.budget_s, round.min);
   std::printf(
-      "%s sizes; one warm-up, then %s, median quoted;\nbytes = operands read once + "
-      "outputs written once\n",
+      "%s sizes; %s, median of all quoted;\nbytes = operands read once + outputs written once\n",
       options.quick ? "--quick: reduced" : "PERFORMANCE.md", count);
   std::fflush(stdout);  // before the progress line starts on stderr
 }
@@ -83,10 +84,15 @@ std::vector<WorkloadResult> run_workloads(const std::vector<Workload>& workloads
     result.limit = w.limit;
     result.targets = w.targets;
     result.limit_row = w.limit_row;
-    const std::string step =
-        "[" + std::to_string(k + 1) + "/" + std::to_string(workloads.size()) + "]";
-    Bench bench(result, sizes, reps, options.explain, progress, step);
-    w.run(bench);
+    // The variants take turns, round after round: drift during the workload reaches them all.
+    const Repetitions round_reps = reps.per_round();
+    for (int round = 0; round < reps.rounds; ++round) {
+      std::string step = "[" + std::to_string(k + 1) + "/" + std::to_string(workloads.size());
+      if (reps.rounds > 1)
+        step += ", round " + std::to_string(round + 1) + "/" + std::to_string(reps.rounds);
+      Bench bench(result, sizes, round_reps, options.explain && round == 0, progress, step + "]");
+      w.run(bench);
+    }
     results.push_back(std::move(result));
   }
   return results;
@@ -97,7 +103,9 @@ int run_report(const Options& options) {
   defaults.algorithm = to_algorithm(options.algorithm);
   strided::set_default_options(defaults);  // the whole run, before any kernel
   const Sizes sizes = options.quick ? Sizes::quick() : Sizes::full();
-  const Repetitions reps = options.quick ? Repetitions{3, 3, 0.0} : Repetitions{5, 11, 1.0};
+  // Workloads: 6 to 12 samples in 3 rounds; the limits (no peers to take turns with) take the
+  // same counts in one.
+  const Repetitions reps = options.quick ? Repetitions{3, 3, 0.0, 1} : Repetitions{6, 12, 1.0, 3};
   std::vector<Workload> all = all_workloads();
   const bool family = std::any_of(all.begin(), all.end(), [&](const Workload& w) {
     return Options::has_part(w.id, options.only);

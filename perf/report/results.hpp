@@ -22,6 +22,8 @@ struct Row {
   double bytes = 0;     ///< logical bytes of one call: operands read once, outputs written once
   bool correct = true;
   double flops = 0;  ///< floating-point operations of one call (T: 2 m n k); 0 when not counted
+  /// A workload row's seconds per call, of every round; `seconds` is their median.
+  std::vector<double> samples{};
   double gbps() const { return seconds > 0 ? bytes / seconds * 1e-9 : 0; }
   double gflops() const { return seconds > 0 ? flops / seconds * 1e-9 : 0; }
 };
