@@ -438,8 +438,7 @@ struct MapBody {
   static constexpr std::size_t PREFETCH_AHEAD = 2;
 
   /// Side of the square blocks of the transposed path: one cache line of the destination.
-  static constexpr std::size_t B =
-      sizeof(value_type) >= 16 ? 4 : (sizeof(value_type) >= 8 ? 8 : 16);
+  static constexpr std::size_t B = simd::line_block_side<value_type>;
 
   template <std::size_t... I>
   KOKKOS_FORCEINLINE_FUNCTION void run(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
@@ -801,7 +800,7 @@ struct MapBody {
       t1[K + 1] = s1[K + 1];
       return src;
     }
-    constexpr std::size_t L = sizeof(T) >= 16 ? 4 : (sizeof(T) >= 8 ? 8 : 16);  // one line of T
+    constexpr std::size_t L = simd::line_block_side<T>;
     T* to = thread_stage<T, stage_elements<T>(), K>();
     const T* from = src.ptr + off[K + 1];
     const auto ld = static_cast<std::ptrdiff_t>(n0);

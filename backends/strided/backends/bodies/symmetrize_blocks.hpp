@@ -82,7 +82,7 @@ struct SymmetrizeBlocks {
   bool stream;        ///< write whole destination lines with non-temporal stores
 
   /// Micro-blocks of one 64-byte line per row.
-  static constexpr std::size_t M = sizeof(T) >= 16 ? 4 : (sizeof(T) >= 8 ? 8 : 16);
+  static constexpr std::size_t M = simd::line_block_side<T>;
   /// Whether full tiles go through staged_pair (real elements of 4 or 8 bytes: the in-register
   /// transposes where the target has them, their scalar loop elsewhere). Not from the target
   /// flags, so that the tiling is the same in every compilation pass.

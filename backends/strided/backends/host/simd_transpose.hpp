@@ -56,6 +56,11 @@ template <class T>
 inline constexpr bool transposable_v = STRIDED_SIMD_X86&& std::is_trivially_copyable_v<T> &&
                                        (sizeof(T) == 16 || sizeof(T) == 8 || sizeof(T) == 4);
 
+/// Side of the square blocks a transpose moves: one cache line of T (16 floats, 8 doubles, 4
+/// complex doubles), so that each row of a block is one whole line.
+template <class T>
+inline constexpr std::size_t line_block_side = sizeof(T) >= 16 ? 4 : (sizeof(T) >= 8 ? 8 : 16);
+
 #if STRIDED_SIMD_X86
 namespace x86 {
 
@@ -160,10 +165,11 @@ STRIDED_SIMD_INLINE void kernel4_pairs(const Pair* const* s, std::size_t so, Pai
                                        std::size_t dof) {
   __m512d r[4];
   for (int k = 0; k < 4; ++k) r[k] = _mm512_loadu_pd(doubles(s[k] + so));
-  const __m512d t0 = _mm512_maskz_shuffle_f64x2(0xff, r[0], r[1], 0x44),  // lanes 0 1 of rows 0 1
-      t1 = _mm512_maskz_shuffle_f64x2(0xff, r[0], r[1], 0xee),            // lanes 2 3 of rows 0 1
-      t2 = _mm512_maskz_shuffle_f64x2(0xff, r[2], r[3], 0x44),
-                t3 = _mm512_maskz_shuffle_f64x2(0xff, r[2], r[3], 0xee);
+  // t0: lanes 0 and 1 of rows 0 and 1, t1: their lanes 2 and 3; t2, t3: the same of rows 2, 3.
+  const __m512d t0 = _mm512_maskz_shuffle_f64x2(0xff, r[0], r[1], 0x44);
+  const __m512d t1 = _mm512_maskz_shuffle_f64x2(0xff, r[0], r[1], 0xee);
+  const __m512d t2 = _mm512_maskz_shuffle_f64x2(0xff, r[2], r[3], 0x44);
+  const __m512d t3 = _mm512_maskz_shuffle_f64x2(0xff, r[2], r[3], 0xee);
   store<Stream>(doubles(d[0] + dof), _mm512_maskz_shuffle_f64x2(0xff, t0, t2, 0x88));
   store<Stream>(doubles(d[1] + dof), _mm512_maskz_shuffle_f64x2(0xff, t0, t2, 0xdd));
   store<Stream>(doubles(d[2] + dof), _mm512_maskz_shuffle_f64x2(0xff, t1, t3, 0x88));
