@@ -84,8 +84,7 @@ class Bench {
     while (m_last < rows.size() && rows[m_last].variant != variant) ++m_last;
     if (m_last == rows.size()) rows.push_back({variant, 0, bytes, true});
     Row& row = rows[m_last];
-    for (double s : samples) row.samples.push_back(s / static_cast<double>(calls));
-    row.seconds = median(row.samples);
+    row.add_samples(samples, static_cast<double>(calls));
     row.correct = row.correct && correct;
   }
 

@@ -41,16 +41,16 @@ void print_json(const std::vector<WorkloadResult>& results, const Limits& limits
   for (const WorkloadResult& w : results) {
     for (const Row& row : w.rows) {
       // Call overhead (W8) is not judged against a bandwidth: no limit, no fraction.
-      char extra[128];
+      char extra[192];
       if (!w.has_limit())
         std::snprintf(extra, sizeof extra, ", \"per_call\": %s, \"correct\": %s",
                       w.per_call ? "true" : "false", row.correct ? "true" : "false");
       else
         std::snprintf(extra, sizeof extra,
-                      ", \"limit\": \"%s\", \"of_limit\": %.4f, \"per_call\": false, "
-                      "\"correct\": %s",
-                      to_string(w.limit), row.gbps() / limits.best(w.limit),
-                      row.correct ? "true" : "false");
+                      ", \"limit\": \"%s\", \"of_limit\": %.4f, \"of_run_limit\": %.4f, "
+                      "\"per_call\": false, \"correct\": %s",
+                      to_string(w.limit), row.gbps() / w.limit_gbps(limits),
+                      row.gbps() / limits.best(w.limit), row.correct ? "true" : "false");
       std::string extras = extra;
       if (row.flops > 0) {  // a contraction: its GFLOP/s as well
         char gflops[48];

@@ -29,36 +29,64 @@ double device_read(const DView& a) {
   return s;  // a scalar result: parallel_reduce has waited for it
 }
 
+/// A whole number of blocks, as the non-temporal and read kernels require.
+std::size_t stream_elements(std::size_t bytes) {
+  return bytes / sizeof(double) / strided_perf::stream_block * strided_perf::stream_block;
+}
+
+/// The host kernels of one kind: each timed over `arrays` by `time(row, name, arrays moved,
+/// kernel)`.
+template <class Time>
+void host_kernels(LimitKind kind, const StreamArrays& arrays, Limits& limits, Time&& time) {
+  const std::size_t n = arrays.n();
+  const double *a = arrays.a.data(), *b = arrays.b.data();
+  double* c = arrays.c.data();
+  if (kind == LimitKind::Copy) {
+    time(limits.copy, "copy", 2, [&] { strided_perf::stream_copy(a, c, n); });
+    time(limits.copy_nt, "copy_nt", 2, [&] { strided_perf::stream_copy_nt(a, c, n); });
+  } else if (kind == LimitKind::Read) {
+    time(limits.read, "read", 1, [&] { do_not_optimize(strided_perf::stream_read(a, n)); });
+  } else if (kind == LimitKind::Add) {
+    time(limits.add, "add", 3, [&] { strided_perf::stream_add(a, b, c, n); });
+    time(limits.add_nt, "add_nt", 3, [&] { strided_perf::stream_add_nt(a, b, c, n); });
+  }
+}
+
 }  // namespace
 
-Limits measure_limits(std::size_t bytes, const Repetitions& reps, Progress& progress) {
-  // A whole number of blocks, as the non-temporal and read kernels require.
-  const std::size_t n =
-      bytes / sizeof(double) / strided_perf::stream_block * strided_perf::stream_block;
-  // Initialized views: every page is touched before the first timing.
-  const Kokkos::View<double*, Kokkos::HostSpace> va("stream::a", n), vb("stream::b", n),
-      vc("stream::c", n);
-  const double *a = va.data(), *b = vb.data();
-  double* c = vc.data();
-  const double array = static_cast<double>(n * sizeof(double));
-  auto row = [&](const char* name, double arrays, auto&& kernel) {
-    progress.show(std::string("[limits] ") + name + " ...");
-    return Row{name, median_seconds(reps, kernel), arrays * array, true};
-  };
+StreamArrays::StreamArrays(std::size_t bytes)
+    : a("stream::a", stream_elements(bytes)),
+      b("stream::b", stream_elements(bytes)),
+      c("stream::c", stream_elements(bytes)) {}
+
+void measure_own_limit(LimitKind kind, const StreamArrays& arrays, const Repetitions& reps,
+                       Progress& progress, const std::string& step, Limits& into) {
+  const double array = static_cast<double>(arrays.n() * sizeof(double));
+  host_kernels(kind, arrays, into, [&](Row& row, const char* name, double moved, auto&& kernel) {
+    progress.show(step + " own limit: " + name + " ...");
+    row.variant = name;
+    row.bytes = moved * array;
+    row.add_samples(timed_samples(reps, kernel));
+  });
+}
+
+Limits measure_limits(const StreamArrays& arrays, const Repetitions& reps, Progress& progress) {
   Limits limits;
-  limits.copy = row("copy", 2, [&] { strided_perf::stream_copy(a, c, n); });
-  limits.copy_nt = row("copy_nt", 2, [&] { strided_perf::stream_copy_nt(a, c, n); });
-  limits.read = row("read", 1, [&] { do_not_optimize(strided_perf::stream_read(a, n)); });
-  limits.add = row("add", 3, [&] { strided_perf::stream_add(a, b, c, n); });
-  limits.add_nt = row("add_nt", 3, [&] { strided_perf::stream_add_nt(a, b, c, n); });
+  const double array = static_cast<double>(arrays.n() * sizeof(double));
+  for (LimitKind kind : {LimitKind::Copy, LimitKind::Read, LimitKind::Add})
+    host_kernels(kind, arrays, limits,
+                 [&](Row& row, const char* name, double moved, auto&& kernel) {
+                   progress.show(std::string("[limits] ") + name + " ...");
+                   row = Row{name, median_seconds(reps, kernel), moved * array, true};
+                 });
   if constexpr (!std::is_same_v<DExec, Kokkos::DefaultHostExecutionSpace>) {
     // Initialized views (every page touched); the host arrays stay, the device has its own memory.
     const DView da("stream::device_a", device_limit_bytes / sizeof(double)),
         dc("stream::device_c", device_limit_bytes / sizeof(double));
     const double dbytes = static_cast<double>(device_limit_bytes);
-    auto drow = [&](const char* name, double arrays, auto&& kernel) {
+    auto drow = [&](const char* name, double moved, auto&& kernel) {
       progress.show(std::string("[limits] ") + name + " ...");
-      return Row{name, median_seconds(reps, kernel), arrays * dbytes, true};
+      return Row{name, median_seconds(reps, kernel), moved * dbytes, true};
     };
     limits.device_copy = drow("dcopy", 2, [&] { device_copy(da, dc); });
     limits.device_read = drow("dread", 1, [&] { do_not_optimize(device_read(da)); });

@@ -3,7 +3,9 @@
 
 // The machine's bandwidth limits, measured in the report's own run with the STREAM-like kernels
 // that strided-bench uses too (stream_kernels.hpp).
+#include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <string>
 
 #include "progress.hpp"
 #include "results.hpp"
@@ -14,11 +16,24 @@ namespace strided_report {
 /// Each array of the device's copy and read: 2^25 doubles.
 inline constexpr std::size_t device_limit_bytes = std::size_t(1) << 28;
 
-/// Copy, copy with non-temporal stores, read, a+b and a+b with non-temporal stores over three
-/// arrays of `bytes` each, allocated for the measurement and freed after it. When
-/// Kokkos::DefaultExecutionSpace is not the host's, also its copy (parallel_for) and read
-/// (parallel_reduce sum) over arrays of device_limit_bytes in its memory space.
-Limits measure_limits(std::size_t bytes, const Repetitions& reps, Progress& progress);
+/// The three host arrays of the STREAM kernels, a whole number of the kernels' blocks of about
+/// `bytes` each, initialized (every page touched before the first timing).
+struct StreamArrays {
+  explicit StreamArrays(std::size_t bytes);
+  Kokkos::View<double*, Kokkos::HostSpace> a, b, c;
+  std::size_t n() const { return a.extent(0); }
+};
+
+/// Copy, copy with non-temporal stores, read, a+b and a+b with non-temporal stores over
+/// `arrays`. When Kokkos::DefaultExecutionSpace is not the host's, also its copy (parallel_for)
+/// and read (parallel_reduce sum) over arrays of device_limit_bytes in its memory space,
+/// allocated for the measurement and freed after it.
+Limits measure_limits(const StreamArrays& arrays, const Repetitions& reps, Progress& progress);
+
+/// One round of a workload's own limit: the host kernels of `kind` (copy: both store variants;
+/// a+b: both; read) over `arrays`, their samples added to `into`. Nothing for other kinds.
+void measure_own_limit(LimitKind kind, const StreamArrays& arrays, const Repetitions& reps,
+                       Progress& progress, const std::string& step, Limits& into);
 
 }  // namespace strided_report
 

@@ -16,7 +16,8 @@ namespace strided_report {
 std::string format_time(double seconds);
 
 /// The limits used (the best of the measurements before and after the workloads) and both runs.
-void print_limits(const Limits& before, const Limits& after, std::size_t array_bytes);
+void print_limits(const Limits& before, const Limits& after, std::size_t array_bytes,
+                  const std::vector<WorkloadResult>& results);
 
 /// One line per measured variant: median, GB/s, fraction of the limit, speed-up of Strided over
 /// the peer, and for Strided's row the verdict on each target.

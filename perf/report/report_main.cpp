@@ -75,7 +75,8 @@ void print_header(const Options& options, int threads, const Repetitions& reps) 
 
 std::vector<WorkloadResult> run_workloads(const std::vector<Workload>& workloads,
                                           const Options& options, const Sizes& sizes,
-                                          const Repetitions& reps, Progress& progress) {
+                                          const Repetitions& reps, const StreamArrays& arrays,
+                                          Progress& progress) {
   std::vector<WorkloadResult> results;
   for (std::size_t k = 0; k < workloads.size(); ++k) {
     const Workload& w = workloads[k];
@@ -84,14 +85,20 @@ std::vector<WorkloadResult> run_workloads(const std::vector<Workload>& workloads
     result.limit = w.limit;
     result.targets = w.targets;
     result.limit_row = w.limit_row;
-    // The variants take turns, round after round: drift during the workload reaches them all.
+    // The variants take turns, round after round, and the workload's own limit after them:
+    // drift during the workload reaches them all.
     const Repetitions round_reps = reps.per_round();
     for (int round = 0; round < reps.rounds; ++round) {
       std::string step = "[" + std::to_string(k + 1) + "/" + std::to_string(workloads.size());
       if (reps.rounds > 1)
         step += ", round " + std::to_string(round + 1) + "/" + std::to_string(reps.rounds);
-      Bench bench(result, sizes, round_reps, options.explain && round == 0, progress, step + "]");
+      step += "]";
+      Bench bench(result, sizes, round_reps, options.explain && round == 0, progress, step);
       w.run(bench);
+      // Not where the limit is a row of the workload's own (T) or there is none (W8's calls).
+      if (result.has_limit() && result.limit_row.empty())
+        measure_own_limit(result.limit, arrays, round_reps, progress, step + " " + result.id,
+                          result.own_limits);
     }
     results.push_back(std::move(result));
   }
@@ -126,9 +133,10 @@ int run_report(const Options& options) {
   Limits before, after;
   std::vector<WorkloadResult> results;
   if (!workloads.empty()) {
-    before = measure_limits(sizes.limit_bytes, reps, progress);
-    results = run_workloads(workloads, options, sizes, reps, progress);
-    after = measure_limits(sizes.limit_bytes, reps, progress);
+    const StreamArrays arrays(sizes.limit_bytes);
+    before = measure_limits(arrays, reps, progress);
+    results = run_workloads(workloads, options, sizes, reps, arrays, progress);
+    after = measure_limits(arrays, reps, progress);
   }
   std::optional<DeterminismReport> determinism;
   if (with_determinism) determinism = check_determinism(progress);
@@ -136,7 +144,7 @@ int run_report(const Options& options) {
 
   const Limits limits = best_of(before, after);
   if (!workloads.empty()) {
-    print_limits(before, after, sizes.limit_bytes);
+    print_limits(before, after, sizes.limit_bytes, results);
     print_table(results, limits);
     print_notes(results);
     if (options.explain) print_plans(results);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "timing.hpp"
+
 namespace strided_report {
 
 const char* to_string(LimitKind kind) {
@@ -58,6 +60,16 @@ const Row* WorkloadResult::find(const std::string& variant) const {
   return nullptr;
 }
 
+void Row::add_samples(const std::vector<double>& timed, double calls) {
+  for (double t : timed) samples.push_back(t / calls);
+  seconds = median(samples);
+}
+
+double WorkloadResult::limit_gbps(const Limits& run) const {
+  const double own = own_limits.best(limit);
+  return own > 0 ? own : run.best(limit);
+}
+
 bool WorkloadResult::correct() const {
   return std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.correct; });
 }
@@ -93,7 +105,7 @@ std::vector<Verdict> judge(const WorkloadResult& w, const Limits& limits) {
   for (const Target& t : w.targets) {
     if (t.kind == Target::Kind::OfLimit) {
       if (w.limit == LimitKind::None) continue;  // nothing to take a fraction of
-      const double fraction = strided->gbps() / limits.best(w.limit);
+      const double fraction = strided->gbps() / w.limit_gbps(limits);
       verdicts.push_back({fraction >= t.value,
                           formatted(">=%.0f%% %s", 100 * t.value, to_string(w.limit)),
                           formatted("%.0f%% %s", 100 * fraction, to_string(w.limit))});

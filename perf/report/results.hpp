@@ -26,6 +26,8 @@ struct Row {
   std::vector<double> samples{};
   double gbps() const { return seconds > 0 ? bytes / seconds * 1e-9 : 0; }
   double gflops() const { return seconds > 0 ? flops / seconds * 1e-9 : 0; }
+  /// Adds timed samples of `calls` calls each; `seconds` becomes the median of all.
+  void add_samples(const std::vector<double>& timed, double calls = 1);
 };
 
 /// The STREAM-like kernels: copy and a+b with plain and with non-temporal stores, and a read;
@@ -69,6 +71,11 @@ struct WorkloadResult {
   bool correct() const;
   /// Whether the rows have a fraction of a limit: not call overhead (W8), not LimitKind::None.
   bool has_limit() const { return !per_call && limit != LimitKind::None; }
+  /// The STREAM kernels of its limit's kind, measured in turns with its variants (seconds 0
+  /// where not measured: the device's kinds, and workloads without a limit).
+  Limits own_limits;
+  /// Its limit in GB/s: its own (measured in turns with it) where measured, else the run's.
+  double limit_gbps(const Limits& run) const;
 };
 
 /// How a workload fares against one of its targets.

@@ -20,19 +20,32 @@ std::string format_time(double seconds) {
   return text;
 }
 
-void print_limits(const Limits& before, const Limits& after, std::size_t array_bytes) {
+void print_limits(const Limits& before, const Limits& after, std::size_t array_bytes,
+                  const std::vector<WorkloadResult>& results) {
   const Limits best = best_of(before, after);
   std::printf(
       "\nBandwidth limits in GB/s (STREAM-like over arrays of %zu MiB, measured before and after "
-      "the workloads;\nthe limit of a kind is the best of its store variants and of both runs)\n",
+      "the workloads;\nthe limit of a kind is the best of its store variants and of both runs). "
+      "A workload's fraction is of\nits own limit: the same kernels measured in turns with its "
+      "variants (their range: last column)\n",
       array_bytes >> 20);
-  std::printf("  %-6s %8s %14s %8s   %s\n", "kind", "plain", "non-temporal", "limit",
-              "limit before / after");
+  std::printf("  %-6s %8s %14s %8s   %-20s   %s\n", "kind", "plain", "non-temporal", "limit",
+              "limit before / after", "workloads' own");
   auto line = [&](const char* kind, const Row& plain, const Row* nt, LimitKind k) {
-    char nt_text[16] = "-";
+    char nt_text[16] = "-", own[32] = "-";
     if (nt) std::snprintf(nt_text, sizeof nt_text, "%.2f", nt->gbps());
-    std::printf("  %-6s %8.2f %14s %8.2f   %.2f / %.2f\n", kind, plain.gbps(), nt_text,
-                best.best(k), before.best(k), after.best(k));
+    double low = 0, high = 0;
+    for (const WorkloadResult& w : results) {
+      const double g = w.limit == k ? w.own_limits.best(k) : 0;
+      if (g <= 0) continue;
+      low = low > 0 && low < g ? low : g;
+      high = high > g ? high : g;
+    }
+    if (high > 0) std::snprintf(own, sizeof own, "%.2f to %.2f", low, high);
+    char before_after[32];
+    std::snprintf(before_after, sizeof before_after, "%.2f / %.2f", before.best(k), after.best(k));
+    std::printf("  %-6s %8.2f %14s %8.2f   %-20s   %s\n", kind, plain.gbps(), nt_text, best.best(k),
+                before_after, own);
   };
   line("copy", best.copy, &best.copy_nt, LimitKind::Copy);
   line("read", best.read, nullptr, LimitKind::Read);
@@ -73,8 +86,8 @@ std::string versus_best_peer(const WorkloadResult& w) {
 
 void print_table(const std::vector<WorkloadResult>& results, const Limits& limits) {
   std::printf(
-      "\nWorkloads (median of the repetitions; speed-up: how many times faster Strided is than "
-      "the peer)\n");
+      "\nWorkloads (median of the repetitions; of limit: of the workload's own; speed-up: how "
+      "many times faster Strided is\nthan the peer)\n");
   print_line("workload", "variant", "median", "GB/s", "of limit", "speed-up", "verdict",
              "target (Strided's figure); against the fastest peer");
   for (const WorkloadResult& w : results) {
@@ -93,7 +106,7 @@ void print_table(const std::vector<WorkloadResult>& results, const Limits& limit
                       100 * limit_row->seconds / row.seconds, w.limit_row.c_str());
       else if (w.has_limit())  // call overhead is not a bandwidth question
         std::snprintf(fraction, sizeof fraction, "%.0f%% %s",
-                      100 * row.gbps() / limits.best(w.limit), to_string(w.limit));
+                      100 * row.gbps() / w.limit_gbps(limits), to_string(w.limit));
       if (strided && &row != strided)
         std::snprintf(speedup, sizeof speedup, "%.2fx", row.seconds / strided->seconds);
       std::string verdict, target;

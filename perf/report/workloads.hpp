@@ -2,7 +2,7 @@
 #define STRIDED_REPORT_WORKLOADS_HPP
 
 // The workloads of PERFORMANCE.md. Each builds its data when it runs and frees it when done,
-// so that the report never holds more than one workload's arrays.
+// so that the report never holds more than one workload's arrays (and the limits' three).
 #include <functional>
 #include <string>
 #include <vector>
