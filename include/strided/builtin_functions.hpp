@@ -38,14 +38,14 @@ struct AddFn {
   static constexpr bool repeatable = true;
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
-    return add(a, b);
+    return detail::wrapping_add(a, b);
   }
 };
 struct MulFn {
   static constexpr bool repeatable = true;
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
-    return mul(a, b);
+    return detail::wrapping_mul(a, b);
   }
 };
 template <class Alpha>
@@ -54,7 +54,7 @@ struct AxpyFn {
   static constexpr bool repeatable = true;
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const A& a, const B& b) const {
-    return add(a, rounded_mul(alpha, b));
+    return detail::wrapping_add(a, detail::rounded_mul(alpha, b));
   }
 };
 template <class Alpha>
@@ -63,7 +63,7 @@ struct ScaleFn {
   static constexpr bool repeatable = true;
   template <class B>
   KOKKOS_INLINE_FUNCTION auto operator()(const B& b) const {
-    return mul(alpha, b);
+    return detail::wrapping_mul(alpha, b);
   }
 };
 
@@ -103,7 +103,7 @@ struct Square {
     if constexpr (exact_product_v<U, T, T>)
       return v * v;
     else
-      return rounded_mul(v, v);
+      return detail::rounded_mul(v, v);
   }
   template <class T>
   KOKKOS_INLINE_FUNCTION U unrounded(const T& x) const {
@@ -121,7 +121,7 @@ struct Product {
     if constexpr (exact_product_v<U, A, B>)
       return static_cast<U>(a) * static_cast<U>(b);
     else
-      return rounded_mul(static_cast<U>(a), static_cast<U>(b));
+      return detail::rounded_mul(static_cast<U>(a), static_cast<U>(b));
   }
   template <class A, class B>
   KOKKOS_INLINE_FUNCTION U unrounded(const A& a, const B& b) const {
@@ -131,13 +131,13 @@ struct Product {
 struct Plus {
   template <class T>
   KOKKOS_INLINE_FUNCTION T operator()(const T& a, const T& b) const {
-    return add(a, b);
+    return detail::wrapping_add(a, b);
   }
 };
 struct Times {
   template <class T>
   KOKKOS_INLINE_FUNCTION T operator()(const T& a, const T& b) const {
-    return mul(a, b);
+    return detail::wrapping_mul(a, b);
   }
 };
 /// NaN from either side propagates (x != x only for NaN).

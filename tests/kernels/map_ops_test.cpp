@@ -1,5 +1,6 @@
-// Element ops applied on read (copy and copy_conj of conj, transpose and adjoint views) and
-// symmetrize in and out of place, against a reference loop, on every execution space.
+// Element ops applied on read (copy and copy_conj of conj, transpose and adjoint views),
+// symmetrize in and out of place, against a reference loop, on every execution space; and the
+// public kernels called unqualified, as users write them.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -123,6 +124,24 @@ TYPED_TEST(MapTest, SymmetrizeConjGivesEachElementItsOwnFormula) {
         }
     }
   }
+}
+
+// API.md's names are the contract, called as users write them: after `using namespace strided`,
+// unqualified. Argument-dependent lookup also searches the namespaces of a view's element op
+// (strided::detail), so no internal function there may share a kernel's name and signature.
+TEST(PublicNames, UnqualifiedCallsFindTheKernels) {
+  using namespace strided;
+  double a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {2, 2, 2, 2, 2, 2}, c[6] = {};
+  const StridedView<double> dst(c, 6, {2, 3}, {1, 2}), src(a, 6, {2, 3}, {3, 1}),
+      two(b, 6, {2, 3}, {3, 1});
+  copy_into(dst, src);
+  add(dst, two);
+  mul(dst, two);
+  axpy(dst, src, 0.5);
+  for (std::size_t i = 0; i < 2; ++i)
+    for (std::size_t j = 0; j < 3; ++j)
+      EXPECT_EQ(dst(i, j), (src(i, j) + 2) * 2 + 0.5 * src(i, j)) << i << ", " << j;
+  EXPECT_EQ(sum(dst), 2.5 * 21 + 24);
 }
 
 }  // namespace

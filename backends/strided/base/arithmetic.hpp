@@ -25,16 +25,19 @@ inline constexpr bool wraps_v = std::is_integral_v<T> && !std::is_same_v<T, bool
 template <class T>
 using wrap_t = std::common_type_t<unsigned int, std::make_unsigned_t<T>>;
 
+/// a + b, wrapping for integers. Named apart from the public kernels `strided::add` and `mul`,
+/// and called qualified: argument-dependent lookup must find neither for the other.
 template <class A, class B>
-KOKKOS_INLINE_FUNCTION auto add(const A& a, const B& b) {
+KOKKOS_INLINE_FUNCTION auto wrapping_add(const A& a, const B& b) {
   if constexpr (wraps_v<A> && std::is_same_v<A, B>)
     return static_cast<A>(static_cast<wrap_t<A>>(a) + static_cast<wrap_t<A>>(b));
   else
     return a + b;
 }
 
+/// a * b, wrapping for integers.
 template <class A, class B>
-KOKKOS_INLINE_FUNCTION auto mul(const A& a, const B& b) {
+KOKKOS_INLINE_FUNCTION auto wrapping_mul(const A& a, const B& b) {
   if constexpr (wraps_v<A> && std::is_same_v<A, B>)
     return static_cast<A>(static_cast<wrap_t<A>>(a) * static_cast<wrap_t<A>>(b));
   else
@@ -126,12 +129,13 @@ KOKKOS_FORCEINLINE_FUNCTION C rounded_complex_mul(const C& a, const C& b) {
            rounded_real_mul(a.real(), b.imag()) + rounded_real_mul(a.imag(), b.real()));
 }
 
-/// The product of the built-ins that add products (dot, dot_axes, sum_squares, axpy): like `mul`,
+/// The product of the built-ins that add products (dot, dot_axes, sum_squares, axpy): like
+/// `wrapping_mul`,
 /// but a floating or complex product is rounded before it is added, so their bits do not depend
 /// on contraction. Both operands are converted to the product type first.
 template <class A, class B>
 KOKKOS_INLINE_FUNCTION auto rounded_mul(const A& a, const B& b) {
-  using P = decltype(mul(a, b));
+  using P = decltype(detail::wrapping_mul(a, b));
   if constexpr (std::is_floating_point_v<P> && std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
     return rounded_real_mul<P>(static_cast<P>(a), static_cast<P>(b));
   } else if constexpr (is_complex_v<P> && std::is_arithmetic_v<A>) {  // real * complex
@@ -143,7 +147,7 @@ KOKKOS_INLINE_FUNCTION auto rounded_mul(const A& a, const B& b) {
   } else if constexpr (is_complex_v<P>) {
     return rounded_complex_mul<P>(static_cast<P>(a), static_cast<P>(b));
   } else {
-    return mul(a, b);
+    return detail::wrapping_mul(a, b);
   }
 }
 
