@@ -79,25 +79,28 @@ struct PlanAxes {
 /// `to` = `from` over from's fused axes, whose entries past its rank are never read. Assigning a
 /// whole PlanAxes<2> copies 3 KiB (MAX_PLAN_RANK entries per array), through glibc's `rep movsb`:
 /// the planner's five such copies were a third of a 4-d permutation of 256 doubles (200 of
-/// 610 ns on an AMD EPYC guest). Lists every field of PlanAxes: keep the two in step.
+/// 610 ns on an AMD EPYC guest).
 template <int N>
 void assign_axes(PlanAxes<N>& to, const PlanAxes<N>& from) {
-  to.rank = from.rank;
-  to.count = from.count;
-  to.tile_count = from.tile_count;
-  to.strategy = from.strategy;
-  to.transpose_axis = from.transpose_axis;
-  to.gathered = from.gathered;
-  to.stream_stores = from.stream_stores;
-  to.custom_walk = from.custom_walk;
-  for (int i = 0; i < from.rank; ++i) {
-    to.dims[i] = from.dims[i];
-    to.blocks[i] = from.blocks[i];
-    to.tiles[i] = from.tiles[i];
-    for (int k = 0; k < N; ++k) to.strides[k][i] = from.strides[k][i];
-    to.first_axis[i] = from.first_axis[i];
-    to.fused_axes[i] = from.fused_axes[i];
-    if (from.custom_walk) to.walk[i] = from.walk[i];  // (set only then)
+  // Every field by name: a field added to PlanAxes stops this compiling until it is copied here.
+  const auto& [rank, count, dims, blocks, tiles, tile_count, strides, first_axis, fused_axes,
+               strategy, transpose_axis, gathered, stream_stores, custom_walk, walk] = from;
+  to.rank = rank;
+  to.count = count;
+  to.tile_count = tile_count;
+  to.strategy = strategy;
+  to.transpose_axis = transpose_axis;
+  to.gathered = gathered;
+  to.stream_stores = stream_stores;
+  to.custom_walk = custom_walk;
+  for (int i = 0; i < rank; ++i) {
+    to.dims[i] = dims[i];
+    to.blocks[i] = blocks[i];
+    to.tiles[i] = tiles[i];
+    for (int k = 0; k < N; ++k) to.strides[k][i] = strides[k][i];
+    to.first_axis[i] = first_axis[i];
+    to.fused_axes[i] = fused_axes[i];
+    if (custom_walk) to.walk[i] = walk[i];  // (set only then)
   }
 }
 

@@ -13,6 +13,7 @@
 // machine's L2 is fixed for the process), so a hit returns what make_plan would. Host code only.
 
 #include <cstddef>
+#include <tuple>
 
 #include "strided/core/config.hpp"
 #include "strided/core/plan.hpp"
@@ -31,15 +32,22 @@ void assign_plan(Plan<N>& to, const Plan<N>& from) {
       for (std::size_t e = 0; e < from.dims[a]; ++e) to.table[a][k][e] = from.table[a][k][e];
 }
 
+/// The fields of planner settings that decide their plans, without the tile override (read
+/// through its pointer, whose array may change between calls: make_plan_cached never keeps
+/// those).
+inline auto plan_deciding_fields(const PlannerOptions& o) {
+  // Every field by name: a field added to PlannerOptions stops this compiling until it is
+  // handled here.
+  const auto& [block_bytes, cache_line, max_tile_elements, weight_first_operand,
+               transpose_row_bytes, stream_bytes, gather, block_override, l2_bytes] = o;
+  (void)block_override;
+  return std::make_tuple(block_bytes, cache_line, max_tile_elements, weight_first_operand,
+                         transpose_row_bytes, stream_bytes, gather, l2_bytes);
+}
+
 /// Whether two planner settings without a tile override make the same plans for every layout.
-/// Lists every other field of PlannerOptions: keep the two in step. (An override is read through
-/// its pointer, whose array may change between calls: make_plan_cached never keeps those.)
 inline bool same_planner_options(const PlannerOptions& a, const PlannerOptions& b) {
-  return a.block_bytes == b.block_bytes && a.cache_line == b.cache_line &&
-         a.max_tile_elements == b.max_tile_elements &&
-         a.weight_first_operand == b.weight_first_operand &&
-         a.transpose_row_bytes == b.transpose_row_bytes && a.stream_bytes == b.stream_bytes &&
-         a.gather == b.gather && a.l2_bytes == b.l2_bytes;
+  return plan_deciding_fields(a) == plan_deciding_fields(b);
 }
 
 /// A thread's last plan of N operands and its key.
