@@ -239,12 +239,13 @@ void global_axes(const char* function, const std::string& label, const Exec& exe
       d::exact_sources<Fold>(srcs...), label, combine, root < 0 || rank == root);
 }
 
-inline int root_of(AllRanks) {
+/// The rank that receives the result (-1: every rank); `function` names the caller in errors.
+inline int root_of(const char*, AllRanks) {
   return -1;
 }
-inline int root_of(Root r) {
+inline int root_of(const char* function, Root r) {
   if (r.rank < 0)
-    strided::detail::throw_error(ErrorCode::InvalidArgument, "mpi", "negative root ", r.rank);
+    strided::detail::throw_error(ErrorCode::InvalidArgument, function, "negative root ", r.rank);
   return r.rank;
 }
 
@@ -308,8 +309,9 @@ using sum_result_t = strided::detail::exact_result_t<Acc, value_of<S>>;
             MPI_Comm comm, Where where = all_ranks, const Options& options = default_options()) { \
     EXACT::template check<S>();                                                                   \
     detail::global_axes<typename EXACT::template terms<S>>(                                       \
-        "mpi::" #NAME, strided::detail::labels::mpi_##NAME, exec, comm, detail::root_of(where),   \
-        options, detail::as_view(dst), axes, detail::as_view(local));                             \
+        "mpi::" #NAME, strided::detail::labels::mpi_##NAME, exec, comm,                           \
+        detail::root_of("mpi::" #NAME, where), options, detail::as_view(dst), axes,               \
+        detail::as_view(local));                                                                  \
   }                                                                                               \
   template <class D, class S, class Where = AllRanks, detail::enable_if_operand<D> = 0>           \
   void NAME(const D& dst, const S& local, const strided::AxisList& axes, MPI_Comm comm,           \
@@ -346,8 +348,8 @@ void dot_axes(const Exec& exec, const D& dst, const A& a, const B& b, const stri
               MPI_Comm comm, Where where = all_ranks, const Options& options = default_options()) {
   const std::string& label = strided::detail::labels::mpi_dot_axes;
   detail::global_axes<strided::detail::dot_terms_t<A, B>>(
-      "mpi::dot_axes", label, exec, comm, detail::root_of(where), options, detail::as_view(dst),
-      axes, detail::as_view(a), detail::as_view(b));
+      "mpi::dot_axes", label, exec, comm, detail::root_of("mpi::dot_axes", where), options,
+      detail::as_view(dst), axes, detail::as_view(a), detail::as_view(b));
 }
 template <class D, class A, class B, class Where = AllRanks, detail::enable_if_operand<D> = 0>
 void dot_axes(const D& dst, const A& a, const B& b, const strided::AxisList& axes, MPI_Comm comm,

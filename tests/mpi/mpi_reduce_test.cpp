@@ -239,6 +239,19 @@ TYPED_TEST(MpiTest, BadArgumentsRaiseBeforeTheCollective) {
   strided_test::expect_error(
       [&] { strided::mpi::sum_axes(exec, d.view(), a.view(), {0}, MPI_COMM_WORLD); },
       strided::ErrorCode::ShapeMismatch, "mpi::sum_axes");
+  // A negative root: the message names the function, as every error's does.
+  strided_test::expect_error(
+      [&] {
+        strided::mpi::sum_squares_axes(exec, d.view(), a.view(), {1}, MPI_COMM_WORLD,
+                                       strided::mpi::Root{-1});
+      },
+      strided::ErrorCode::InvalidArgument, "mpi::sum_squares_axes");
+  strided_test::expect_error(
+      [&] {
+        strided::mpi::dot_axes(exec, d.view(), a.view(), a.view(), {1}, MPI_COMM_WORLD,
+                               strided::mpi::Root{-1});
+      },
+      strided::ErrorCode::InvalidArgument, "mpi::dot_axes");
 }
 
 // Every form also exists without exec (mpi.hpp): each instance-less call on host memory gives
