@@ -118,23 +118,29 @@ constexpr void check_contraction_access() {
   (check_accessible<Exec, V>(), ...);
 }
 
-/// Plans a contraction for these views (already as StridedViews). Errors as contract().
+/// Plans a contraction for these views (already as StridedViews). Errors as contract(), named
+/// after `function` (contract or make_contraction_plan).
 template <class CV, class AV, class BV>
-std::shared_ptr<const ContractionState> plan_contraction_for(std::string_view spec, const CV& c,
+std::shared_ptr<const ContractionState> plan_contraction_for(const char* function,
+                                                             std::string_view spec, const CV& c,
                                                              const AV& a, const BV& b) {
   using T = typename CV::value_type;
   check_contraction_types<T, CV, AV, BV>();
-  const ContractionLabels labels = parse_contraction(spec);
+  const ContractionLabels labels = parse_contraction(spec, function);
   auto state = std::make_shared<ContractionState>();
   state->layout = plan_contraction(labels, a.layout(), b.layout(), c.layout(),
                                    !std::is_same_v<typename AV::op_type, Identity>,
-                                   !std::is_same_v<typename BV::op_type, Identity>);
-  check_output("contract", c);
+                                   !std::is_same_v<typename BV::op_type, Identity>, function);
+  check_output(function, c);
   state->key_a = ContractionOperandKey::of(a);
   state->key_b = ContractionOperandKey::of(b);
   state->key_c = ContractionOperandKey::of(c);
-  // Sub-plans on placeholder buffers: plans hold layouts, never addresses.
+  // Sub-plans on placeholder buffers: plans hold layouts, never addresses. The trace sums fold
+  // with PlannerOptions{}, whatever the process's defaults: their tiles are their fold order,
+  // and a contraction's bits depend only on its operands (docs/contraction.md).
   const Options& options = default_options();
+  Options trace_options = options;
+  trace_options.planner = PlannerOptions{};
   using Memory = typename CV::memory_space;
   const ContractionLayout& p = state->layout;
   const auto plan_input = [&](PackPlans& plans, const ContractionOperand& op, const auto& x) {
@@ -144,7 +150,7 @@ std::shared_ptr<const ContractionState> plan_contraction_for(std::string_view sp
     if (op.trace_axes.empty())
       plans.copy_in = make_plan(packed, x, options);
     else
-      plans.trace = make_axes_plan(packed, x, op.trace_axes, options);
+      plans.trace = make_axes_plan(packed, x, op.trace_axes, trace_options);
   };
   plan_input(state->a, p.a, a);
   plan_input(state->b, p.b, b);
@@ -233,8 +239,8 @@ class ContractionPlan {
 /// layout checks once here (overlap is checked at each execution: it depends on addresses).
 template <class C, class A, class B>
 ContractionPlan make_contraction_plan(std::string_view spec, const C& c, const A& a, const B& b) {
-  return ContractionPlan(detail::plan_contraction_for(spec, detail::as_view(c), detail::as_view(a),
-                                                      detail::as_view(b)));
+  return ContractionPlan(detail::plan_contraction_for(
+      "make_contraction_plan", spec, detail::as_view(c), detail::as_view(a), detail::as_view(b)));
 }
 
 /// The plan's groups, GEMM shapes, batch loop and which operands are packed.
@@ -279,7 +285,7 @@ void contract(const Exec& exec, std::string_view spec, const C& c, const A& a, c
   detail::check_contraction_access<Exec, std::decay_t<decltype(cv)>, std::decay_t<decltype(av)>,
                                    std::decay_t<decltype(bv)>>();
   compat::ScopedRegion region(detail::labels::contract);
-  const auto state = detail::plan_contraction_for(spec, cv, av, bv);
+  const auto state = detail::plan_contraction_for("contract", spec, cv, av, bv);
   detail::run_contraction(exec, *state, cv, av, bv, alpha, beta);
 }
 

@@ -15,6 +15,7 @@
 #include <strided/einsum.hpp>
 #include <strided/strided.hpp>
 
+#include "../default_options_guard.hpp"
 #include "../exec_spaces.hpp"
 #include "../kernels/test_layouts.hpp"
 
@@ -149,6 +150,27 @@ TYPED_TEST(EinsumTest, OneInputSumsAndPermutes) {
   auto permuted = operand_of<double>("kji", e, rng);
   strided::einsum(exec, "ijk->kji", permuted.view, in(a));
   EXPECT_EQ(elements(permuted.view), by_definition<double>({"ijk"}, "kji", e, a.view));
+}
+
+// As contract's trace sums: a one-input sum folds in tiles, and its bits must not follow the
+// process's planner settings.
+TYPED_TEST(EinsumTest, OneInputSumBitsDoNotDependOnTheDefaultPlannerSettings) {
+  const TypeParam exec;
+  std::mt19937 rng(4105);
+  const Extents e{{'i', 4}, {'j', 3000}, {'k', 3}};
+  auto a = operand_of<double>("ijk", e, rng);
+  std::uniform_real_distribution<double> real(-1, 1);  // rounding errors that depend on order
+  strided_test::for_each_index(a.view.extents(), [&](const std::vector<std::size_t>& i) {
+    strided_test::write(a.view, i, real(rng));
+  });
+  auto plain = operand_of<double>("ki", e, rng), odd = operand_of<double>("ki", e, rng);
+  strided::einsum(exec, "ijk->ki", plain.view, in(a));
+  {
+    const strided_test::DefaultOptionsGuard guard;
+    strided::set_default_options(strided_test::odd_planner_defaults(guard.saved));
+    strided::einsum(exec, "ijk->ki", odd.view, in(a));
+  }
+  EXPECT_EQ(elements(plain.view), elements(odd.view));
 }
 
 TYPED_TEST(EinsumTest, TwoInputsGiveContractsBits) {

@@ -25,7 +25,9 @@
 #include <strided/contract.hpp>
 #include <strided/strided.hpp>
 
+#include "../default_options_guard.hpp"
 #include "../exec_spaces.hpp"
+#include "../expect_error.hpp"
 #include "../kernels/test_layouts.hpp"
 #include "einsum_oracle.hpp"
 
@@ -1035,16 +1037,23 @@ TYPED_TEST(ContractTest, ErrorsLeaveCUntouched) {
   }
 }
 
-// ---- bits ----
+// Planning errors name the function called: make_contraction_plan, not contract.
+TEST(ContractErrors, AKeptPlansErrorsNameMakeContractionPlan) {
+  std::vector<double> buffer(3 * 16);
+  const StridedView<double> c(buffer.data(), 16, {4, 4}, {4, 1});
+  const StridedView<const double> a(buffer.data() + 16, 16, {4, 4}, {4, 1}),
+      b(buffer.data() + 32, 16, {4, 4}, {4, 1});
+  strided_test::expect_error([&] { (void)strided::make_contraction_plan("ab,bc", c, a, b); },
+                             strided::ErrorCode::InvalidArgument, "make_contraction_plan");
+  strided_test::expect_error([&] { (void)strided::make_contraction_plan("abd,bc->ac", c, a, b); },
+                             strided::ErrorCode::RankMismatch, "make_contraction_plan");
+  const StridedView<double> rows_alike(buffer.data(), 4, {4, 4}, {0, 1});
+  strided_test::expect_error(
+      [&] { (void)strided::make_contraction_plan("ab,bc->ac", rows_alike, a, b); },
+      strided::ErrorCode::NonInjectiveOutput, "make_contraction_plan");
+}
 
-/// Restores the default options when it goes.
-struct DefaultOptionsGuard {
-  strided::Options saved = strided::default_options();
-  DefaultOptionsGuard() = default;
-  DefaultOptionsGuard(const DefaultOptionsGuard&) = delete;
-  DefaultOptionsGuard& operator=(const DefaultOptionsGuard&) = delete;
-  ~DefaultOptionsGuard() { strided::set_default_options(saved); }
-};
+// ---- bits ----
 
 /// The result on Exec (under the run's algorithm) has the bits of the result on Kokkos::Serial
 /// under the host algorithm, and of a second run on Exec.
@@ -1063,7 +1072,7 @@ void same_bits_as_serial(const Exec& exec, const Case& k, unsigned seed, const T
                     input_view<OpB>(twice.b.view), alpha, beta);
 #ifdef KOKKOS_ENABLE_SERIAL
   {
-    const DefaultOptionsGuard guard;
+    const strided_test::DefaultOptionsGuard guard;
     strided::Options host = guard.saved;
     host.algorithm = strided::Algorithm::Host;
     strided::set_default_options(host);
@@ -1102,6 +1111,31 @@ TYPED_TEST(ContractTest, SameBitsAsSerial) {
   const Case z{"ik,kj->ij", {40, 50}, {50, 44}, {40, 44}, {}, {}};
   same_bits_as_serial<Complex, Conj, Identity>(exec, z, 502, Complex(1, -0.5), Complex(0));
   same_bits_as_serial<Complex, Identity, Conj>(exec, cases[2], 503, Complex(1), Complex(0.5, 1));
+}
+
+// docs/contraction.md: the bits depend only on the operands. A trace sum folds in tiles, so it
+// must not take the process's planner settings.
+TYPED_TEST(ContractTest, TraceBitsDoNotDependOnTheDefaultPlannerSettings) {
+  const TypeParam exec;
+  const Case k{"itk,kj->ij", {6, 3000, 4}, {4, 5}, {6, 5}, {}, {}};  // a long trace axis t
+  auto plain = operand_set<double>(k, 700, 701);
+  auto odd = operand_set<double>(k, 700, 701);
+  auto kept = operand_set<double>(k, 700, 701);
+  strided::contract(exec, k.spec, plain.c.view, input_view<Identity>(plain.a.view),
+                    input_view<Identity>(plain.b.view));
+  {
+    const strided_test::DefaultOptionsGuard guard;
+    strided::set_default_options(strided_test::odd_planner_defaults(guard.saved));
+    strided::contract(exec, k.spec, odd.c.view, input_view<Identity>(odd.a.view),
+                      input_view<Identity>(odd.b.view));
+    const auto plan = strided::make_contraction_plan(
+        k.spec, kept.c.view, input_view<Identity>(kept.a.view), input_view<Identity>(kept.b.view));
+    strided::contract(exec, plan, kept.c.view, input_view<Identity>(kept.a.view),
+                      input_view<Identity>(kept.b.view));
+  }
+  const auto bits = element_bits(plain.c.view);
+  EXPECT_EQ(bits, element_bits(odd.c.view));
+  EXPECT_EQ(bits, element_bits(kept.c.view));
 }
 
 }  // namespace

@@ -30,8 +30,9 @@ struct ContractionLabels {
 
 /// "bik,bkj->bij": letters are labels (case-sensitive), spaces are ignored, the output may be
 /// empty (a rank-0 c). Errors: InvalidArgument for anything else, or a label that repeats inside
-/// one operand (diagonals are not supported), or an output label in no input.
-inline ContractionLabels parse_contraction(std::string_view spec) {
+/// one operand (diagonals are not supported), or an output label in no input, from `function`.
+inline ContractionLabels parse_contraction(std::string_view spec,
+                                           const char* function = "contract") {
   ContractionLabels labels;
   std::string* parts[] = {&labels.a, &labels.b, &labels.c};
   int part = 0;
@@ -46,23 +47,23 @@ inline ContractionLabels parse_contraction(std::string_view spec) {
       part = 2;
       ++i;
     } else {
-      throw_error(ErrorCode::InvalidArgument, "contract", "spec \"", spec,
+      throw_error(ErrorCode::InvalidArgument, function, "spec \"", spec,
                   "\" is not of the form \"ab,bc->ac\" (unexpected '", ch, "' at ", i, ")");
     }
   }
   if (part != 2)
-    throw_error(ErrorCode::InvalidArgument, "contract", "spec \"", spec,
+    throw_error(ErrorCode::InvalidArgument, function, "spec \"", spec,
                 "\" needs two inputs and an output: \"ab,bc->ac\"");
   const char* names[] = {"first input", "second input", "output"};
   for (int k = 0; k < 3; ++k)
     for (std::size_t i = 0; i < parts[k]->size(); ++i)
       if (parts[k]->find((*parts[k])[i], i + 1) != std::string::npos)
-        throw_error(ErrorCode::InvalidArgument, "contract", "label '", (*parts[k])[i],
+        throw_error(ErrorCode::InvalidArgument, function, "label '", (*parts[k])[i],
                     "' repeats in the ", names[k], " of \"", spec,
                     "\" (diagonals are not supported)");
   for (char ch : labels.c)
     if (labels.a.find(ch) == std::string::npos && labels.b.find(ch) == std::string::npos)
-      throw_error(ErrorCode::InvalidArgument, "contract", "output label '", ch,
+      throw_error(ErrorCode::InvalidArgument, function, "output label '", ch,
                   "' is in no input of \"", spec, "\"");
   return labels;
 }
@@ -263,16 +264,18 @@ inline void plan_packing(ContractionOperand& op, const ContractionOperandRef& x,
 
 /// Plans the contraction of a (labels.a) and b (labels.b) into c (labels.c). `pack_a`/`pack_b`:
 /// the operand has an element op, which the GEMM cannot apply. Errors: RankMismatch (a label
-/// count differs from its operand's rank), ShapeMismatch (one label's extents disagree).
+/// count differs from its operand's rank), ShapeMismatch (one label's extents disagree), from
+/// `function`.
 inline ContractionLayout plan_contraction(const ContractionLabels& labels, LayoutRef a, LayoutRef b,
-                                          LayoutRef c, bool pack_a, bool pack_b) {
+                                          LayoutRef c, bool pack_a, bool pack_b,
+                                          const char* function = "contract") {
   using namespace contraction_impl;
   const std::pair<const std::string*, LayoutRef> operands[] = {
       {&labels.a, a}, {&labels.b, b}, {&labels.c, c}};
   const char* names[] = {"first input", "second input", "output"};
   for (int k = 0; k < 3; ++k)
     if (operands[k].first->size() != operands[k].second.rank)
-      throw_error(ErrorCode::RankMismatch, "contract", "the ", names[k], " has ",
+      throw_error(ErrorCode::RankMismatch, function, "the ", names[k], " has ",
                   operands[k].first->size(), " labels (\"", *operands[k].first, "\") but rank ",
                   operands[k].second.rank);
   // One extent per label.
@@ -282,7 +285,7 @@ inline ContractionLayout plan_contraction(const ContractionLabels& labels, Layou
         const std::size_t at = operands[j].first->find((*operands[k].first)[i]);
         if (at != std::string::npos &&
             operands[j].second.extents[at] != operands[k].second.extents[i])
-          throw_error(ErrorCode::ShapeMismatch, "contract", "label '", (*operands[k].first)[i],
+          throw_error(ErrorCode::ShapeMismatch, function, "label '", (*operands[k].first)[i],
                       "' has extent ", operands[j].second.extents[at], " in the ", names[j],
                       " and ", operands[k].second.extents[i], " in the ", names[k]);
       }
