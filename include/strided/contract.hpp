@@ -118,6 +118,15 @@ constexpr void check_contraction_access() {
   (check_accessible<Exec, V>(), ...);
 }
 
+/// The options of a contraction's sums (trace sums, einsum's one-input sums): the defaults with
+/// PlannerOptions{}'s tiles, whatever set_default_options holds. A fold's tiles are its order,
+/// and a contraction's bits depend only on its operands (docs/contraction.md).
+inline Options fixed_fold_options() {
+  Options options = default_options();
+  options.planner = PlannerOptions{};
+  return options;
+}
+
 /// Plans a contraction for these views (already as StridedViews). Errors as contract(), named
 /// after `function` (contract or make_contraction_plan).
 template <class CV, class AV, class BV>
@@ -135,12 +144,9 @@ std::shared_ptr<const ContractionState> plan_contraction_for(const char* functio
   state->key_a = ContractionOperandKey::of(a);
   state->key_b = ContractionOperandKey::of(b);
   state->key_c = ContractionOperandKey::of(c);
-  // Sub-plans on placeholder buffers: plans hold layouts, never addresses. The trace sums fold
-  // with PlannerOptions{}, whatever the process's defaults: their tiles are their fold order,
-  // and a contraction's bits depend only on its operands (docs/contraction.md).
+  // Sub-plans on placeholder buffers: plans hold layouts, never addresses.
   const Options& options = default_options();
-  Options trace_options = options;
-  trace_options.planner = PlannerOptions{};
+  const Options trace_options = fixed_fold_options();
   using Memory = typename CV::memory_space;
   const ContractionLayout& p = state->layout;
   const auto plan_input = [&](PackPlans& plans, const ContractionOperand& op, const auto& x) {

@@ -68,15 +68,10 @@ void einsum_one(const Exec& exec, const std::string& input, const std::string& o
   for (char ch : input)
     if (output.find(ch) != std::string::npos) perm.push_back(output.find(ch));
   const auto target = out.permute(perm);
-  if (summed.empty()) {
+  if (summed.empty())
     copy_into(exec, target, in);
-  } else {
-    // Folded with PlannerOptions{}, whatever the process's defaults, as contract's trace sums:
-    // the bits depend only on the operands.
-    Options options = default_options();
-    options.planner = PlannerOptions{};
-    sum_axes(exec, target, in, summed, options);
-  }
+  else
+    sum_axes(exec, target, in, summed, fixed_fold_options());
 }
 
 }  // namespace detail

@@ -130,9 +130,8 @@ KOKKOS_FORCEINLINE_FUNCTION C rounded_complex_mul(const C& a, const C& b) {
 }
 
 /// The product of the built-ins that add products (dot, dot_axes, sum_squares, axpy): like
-/// `wrapping_mul`,
-/// but a floating or complex product is rounded before it is added, so their bits do not depend
-/// on contraction. Both operands are converted to the product type first.
+/// `wrapping_mul`, but a floating or complex product is rounded before it is added, so their bits
+/// do not depend on contraction. Both operands are converted to the product type first.
 template <class A, class B>
 KOKKOS_INLINE_FUNCTION auto rounded_mul(const A& a, const B& b) {
   using P = decltype(detail::wrapping_mul(a, b));
