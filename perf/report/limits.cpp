@@ -34,24 +34,6 @@ std::size_t stream_elements(std::size_t bytes) {
   return bytes / sizeof(double) / strided_perf::stream_block * strided_perf::stream_block;
 }
 
-/// The host kernels of one kind: each timed over `arrays` by `time(row, name, arrays moved,
-/// kernel)`.
-template <class Time>
-void host_kernels(LimitKind kind, const StreamArrays& arrays, Limits& limits, Time&& time) {
-  const std::size_t n = arrays.n();
-  const double *a = arrays.a.data(), *b = arrays.b.data();
-  double* c = arrays.c.data();
-  if (kind == LimitKind::Copy) {
-    time(limits.copy, "copy", 2, [&] { strided_perf::stream_copy(a, c, n); });
-    time(limits.copy_nt, "copy_nt", 2, [&] { strided_perf::stream_copy_nt(a, c, n); });
-  } else if (kind == LimitKind::Read) {
-    time(limits.read, "read", 1, [&] { do_not_optimize(strided_perf::stream_read(a, n)); });
-  } else if (kind == LimitKind::Add) {
-    time(limits.add, "add", 3, [&] { strided_perf::stream_add(a, b, c, n); });
-    time(limits.add_nt, "add_nt", 3, [&] { strided_perf::stream_add_nt(a, b, c, n); });
-  }
-}
-
 }  // namespace
 
 StreamArrays::StreamArrays(std::size_t bytes)
@@ -59,26 +41,33 @@ StreamArrays::StreamArrays(std::size_t bytes)
       b("stream::b", stream_elements(bytes)),
       c("stream::c", stream_elements(bytes)) {}
 
-void measure_own_limit(LimitKind kind, const StreamArrays& arrays, const Repetitions& reps,
-                       Progress& progress, const std::string& step, Limits& into) {
-  const double array = static_cast<double>(arrays.n() * sizeof(double));
-  host_kernels(kind, arrays, into, [&](Row& row, const char* name, double moved, auto&& kernel) {
-    progress.show(step + " own limit: " + name + " ...");
+void measure_host_limit(LimitKind kind, const StreamArrays& arrays, const Repetitions& reps,
+                        Progress& progress, const std::string& label, Limits& into) {
+  const std::size_t n = arrays.n();
+  const double *a = arrays.a.data(), *b = arrays.b.data();
+  double* c = arrays.c.data();
+  const double array = static_cast<double>(n * sizeof(double));
+  const auto time = [&](Row& row, const char* name, double moved, auto&& kernel) {
+    progress.show(label + name + " ...");
     row.variant = name;
     row.bytes = moved * array;
     row.add_samples(timed_samples(reps, kernel));
-  });
+  };
+  if (kind == LimitKind::Copy) {
+    time(into.copy, "copy", 2, [&] { strided_perf::stream_copy(a, c, n); });
+    time(into.copy_nt, "copy_nt", 2, [&] { strided_perf::stream_copy_nt(a, c, n); });
+  } else if (kind == LimitKind::Read) {
+    time(into.read, "read", 1, [&] { do_not_optimize(strided_perf::stream_read(a, n)); });
+  } else if (kind == LimitKind::Add) {
+    time(into.add, "add", 3, [&] { strided_perf::stream_add(a, b, c, n); });
+    time(into.add_nt, "add_nt", 3, [&] { strided_perf::stream_add_nt(a, b, c, n); });
+  }
 }
 
 Limits measure_limits(const StreamArrays& arrays, const Repetitions& reps, Progress& progress) {
   Limits limits;
-  const double array = static_cast<double>(arrays.n() * sizeof(double));
   for (LimitKind kind : {LimitKind::Copy, LimitKind::Read, LimitKind::Add})
-    host_kernels(kind, arrays, limits,
-                 [&](Row& row, const char* name, double moved, auto&& kernel) {
-                   progress.show(std::string("[limits] ") + name + " ...");
-                   row = Row{name, median_seconds(reps, kernel), moved * array, true};
-                 });
+    measure_host_limit(kind, arrays, reps, progress, "[limits] ", limits);
   if constexpr (!std::is_same_v<DExec, Kokkos::DefaultHostExecutionSpace>) {
     // Initialized views (every page touched); the host arrays stay, the device has its own memory.
     const DView da("stream::device_a", device_limit_bytes / sizeof(double)),

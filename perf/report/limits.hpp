@@ -30,10 +30,11 @@ struct StreamArrays {
 /// allocated for the measurement and freed after it.
 Limits measure_limits(const StreamArrays& arrays, const Repetitions& reps, Progress& progress);
 
-/// One round of a workload's own limit: the host kernels of `kind` (copy: both store variants;
-/// a+b: both; read) over `arrays`, their samples added to `into`. Nothing for other kinds.
-void measure_own_limit(LimitKind kind, const StreamArrays& arrays, const Repetitions& reps,
-                       Progress& progress, const std::string& step, Limits& into);
+/// The host kernels of `kind` over `arrays` (copy: both store variants; a+b: both; read),
+/// their samples added to `into`'s rows; nothing for other kinds. A workload's own limit takes
+/// one call per round; the progress line shows `label` and the kernel's name.
+void measure_host_limit(LimitKind kind, const StreamArrays& arrays, const Repetitions& reps,
+                        Progress& progress, const std::string& label, Limits& into);
 
 }  // namespace strided_report
 

@@ -97,8 +97,8 @@ std::vector<WorkloadResult> run_workloads(const std::vector<Workload>& workloads
       w.run(bench);
       // Not where the limit is a row of the workload's own (T) or there is none (W8's calls).
       if (result.has_limit() && result.limit_row.empty())
-        measure_own_limit(result.limit, arrays, round_reps, progress, step + " " + result.id,
-                          result.own_limits);
+        measure_host_limit(result.limit, arrays, round_reps, progress,
+                           step + " " + result.id + " own limit: ", result.own_limits);
     }
     results.push_back(std::move(result));
   }

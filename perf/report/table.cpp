@@ -1,6 +1,8 @@
 // The human-readable part of the report: limits, the workload table and the plans.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "limits.hpp"
 #include "print.hpp"
@@ -34,14 +36,13 @@ void print_limits(const Limits& before, const Limits& after, std::size_t array_b
   auto line = [&](const char* kind, const Row& plain, const Row* nt, LimitKind k) {
     char nt_text[16] = "-", own[32] = "-";
     if (nt) std::snprintf(nt_text, sizeof nt_text, "%.2f", nt->gbps());
-    double low = 0, high = 0;
-    for (const WorkloadResult& w : results) {
-      const double g = w.limit == k ? w.own_limits.best(k) : 0;
-      if (g <= 0) continue;
-      low = low > 0 && low < g ? low : g;
-      high = high > g ? high : g;
+    std::vector<double> owns;  // the workloads' own limits of this kind
+    for (const WorkloadResult& w : results)
+      if (w.limit == k && w.own_limits.best(k) > 0) owns.push_back(w.own_limits.best(k));
+    if (!owns.empty()) {
+      const auto [low, high] = std::minmax_element(owns.begin(), owns.end());
+      std::snprintf(own, sizeof own, "%.2f to %.2f", *low, *high);
     }
-    if (high > 0) std::snprintf(own, sizeof own, "%.2f to %.2f", low, high);
     char before_after[32];
     std::snprintf(before_after, sizeof before_after, "%.2f / %.2f", before.best(k), after.best(k));
     std::printf("  %-6s %8.2f %14s %8.2f   %-20s   %s\n", kind, plain.gbps(), nt_text, best.best(k),
