@@ -257,6 +257,7 @@ struct MapBody {
           if (unit_lines) {
             std::ptrdiff_t from[sizeof...(I)][B] = {};
             value_type* to[B] = {};
+            STRIDED_SIMD_UNROLL
             for (std::size_t k = 0; k < B; ++k) {
               ((from[I][k] = off[I + 1] + t0[I + 1][a0 + k] + t1[I + 1][j0]), ...);
               to[k] = dst.ptr + (off[0] + t1[0][j0 + k] + t0[0][a0]);
@@ -272,11 +273,13 @@ struct MapBody {
             std::size_t pi = a0, pj = j0 + GATHER_PREFETCH * B;
             if (pj >= n1) pj -= n1, pi += B;
             if (!scattered) pi = a0 + B, pj = j0;
-            if (pj < n1 && pi + B <= n0)
+            if (pj < n1 && pi + B <= n0) {
+              STRIDED_SIMD_UNROLL
               for (std::size_t k = 0; k < B; ++k)
                 (simd::prefetch_rows<1, simd::FetchInto::l2>(
                      get<I>(srcs).ptr + (off[I + 1] + t0[I + 1][pi + k] + t1[I + 1][pj]), 0),
                  ...);
+            }
             transpose_through_f(from, to, aligned, std::index_sequence<I...>{});
             continue;
           }
@@ -310,18 +313,23 @@ struct MapBody {
                                                  std::index_sequence<I...> seq) const {
     const bool fetch = a0 + 2 * B <= n0;
     std::ptrdiff_t from[sizeof...(I)][B] = {}, ahead[sizeof...(I)][B] = {};
+    STRIDED_SIMD_UNROLL
     for (std::size_t k = 0; k < B; ++k) {
       ((from[I][k] = off[I + 1] + t0[I + 1][a0 + k] + t1[I + 1][0]), ...);
       ((ahead[I][k] = fetch ? off[I + 1] + t0[I + 1][a0 + B + k] + t1[I + 1][0] : 0), ...);
     }
     value_type* const out = dst.ptr + (off[0] + t0[0][a0]);
     for (std::size_t j0 = 0; j0 + B <= n1; j0 += B) {
-      if (fetch)
+      if (fetch) {
+        STRIDED_SIMD_UNROLL
         for (std::size_t k = 0; k < B; ++k)
           (simd::prefetch_rows<1, simd::FetchInto::l2>(get<I>(srcs).ptr + ahead[I][k], 0), ...);
+      }
       value_type* to[B] = {};
+      STRIDED_SIMD_UNROLL
       for (std::size_t k = 0; k < B; ++k) to[k] = out + t1[0][j0 + k];
       transpose_through_f(from, to, Streamed, seq);
+      STRIDED_SIMD_UNROLL
       for (std::size_t k = 0; k < B; ++k) ((from[I][k] += ii(B), ahead[I][k] += ii(B)), ...);
     }
   }
@@ -689,13 +697,16 @@ struct MapBody {
     const std::ptrdiff_t pitch = s1[0];
     value_type* const out = dst.ptr + (off[0] + ii(i0));
     std::ptrdiff_t from[sizeof...(I)][B] = {};
+    STRIDED_SIMD_UNROLL
     for (std::size_t k = 0; k < B; ++k) ((from[I][k] = off[I + 1] + ii(i0 + k) * s0[I + 1]), ...);
     const std::size_t full1 = n1 - n1 % B;
     for (std::size_t j0 = 0; j0 < full1; j0 += B) {
       prefetch_next_band(off, i0, j0, n0, s0, s1, seq);
       value_type* to[B] = {};
+      STRIDED_SIMD_UNROLL
       for (std::size_t k = 0; k < B; ++k) to[k] = out + ii(j0 + k) * pitch;
       transpose_through_f(from, to, Streamed, seq);
+      STRIDED_SIMD_UNROLL
       for (std::size_t k = 0; k < B; ++k) ((from[I][k] += ii(B)), ...);
     }
     if (full1 == n1) return;
@@ -935,6 +946,7 @@ struct MapBody {
                                                     std::index_sequence<I...> seq) const {
     std::ptrdiff_t from[sizeof...(I)][B] = {};
     value_type* to[B] = {};
+    STRIDED_SIMD_UNROLL
     for (std::size_t k = 0; k < B; ++k) {
       ((from[I][k] = off[I + 1] + ii(i0 + k) * s0[I + 1] + ii(j0) * s1[I + 1]), ...);
       to[k] = out + (ii(j0 + k) * pitch + ii(i0));
@@ -994,6 +1006,7 @@ struct MapBody {
         (transpose_raw(get<I>(srcs).ptr, from[I], in.template at<I>()), ...);
         alignas(64) value_type out[B * B];
         for (std::size_t e = 0; e < B * B; ++e) out[e] = write(f(in.template at<I>()[e]...));
+        STRIDED_SIMD_UNROLL
         for (std::size_t j = 0; j < B; ++j) store_row(to[j], out + j * B, streamed);
         return;
       }
@@ -1031,6 +1044,7 @@ struct MapBody {
                                                         T* to) {
     const T* in[B] = {};
     T* out[B] = {};
+    STRIDED_SIMD_UNROLL
     for (std::size_t k = 0; k < B; ++k) {
       in[k] = base + rows[k];
       out[k] = to + k * B;
