@@ -3,6 +3,9 @@
 # the GPU on a device build), each in its own process, and fails unless every run prints the
 # same bits.
 # Inputs: -DPROBE=<path> -DTHREADS="1;2;3;4;8" [-DREFERENCE_PROBE=<path>] [-DDEVICE_OWN_BITS=ON]
+#         [-DDEVICE_MAX_THREADS=N]
+# With DEVICE_MAX_THREADS, the device algorithm runs only at counts up to N (Threads: its workers
+# spin in team barriers once they outnumber the cores).
 # With REFERENCE_PROBE, the reference is that other build's probe on Serial (the contraction leg:
 # a build with other compiler flags must print the bits of the default build).
 # With DEVICE_OWN_BITS, a default space that is a device (not Serial, OpenMP or Threads) is held to
@@ -24,6 +27,10 @@ if(length LESS 500)
 endif()
 foreach(algorithm IN ITEMS parallel device default)
   foreach(n IN LISTS THREADS)
+    if(DEVICE_MAX_THREADS AND algorithm STREQUAL "device" AND n GREATER DEVICE_MAX_THREADS)
+      message(STATUS "device algorithm at ${n} threads: not run (more than ${DEVICE_MAX_THREADS})")
+      continue()
+    endif()
     set(ENV{OMP_NUM_THREADS} ${n})
     execute_process(COMMAND ${PROBE} ${algorithm} --threads=${n} OUTPUT_VARIABLE out
                     RESULT_VARIABLE rc)
