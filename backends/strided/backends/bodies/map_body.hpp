@@ -536,7 +536,7 @@ struct MapBody {
       return v;
     };
     // One streaming store of W elements from e, each from the source row it comes from.
-    const auto store = [&](std::size_t e) {
+    const auto store = [&](std::size_t e) STRIDED_LAMBDA_INLINE {
       value_type v[W];
       if (i + W <= n0) {  // inside one row: a plain loop the compiler vectorizes
         for (std::size_t w = 0; w < W; ++w)
@@ -556,11 +556,14 @@ struct MapBody {
       }
       stream_store(d + e, v);
     };
-    for_each_streamed_line(
-        d, n0 * n1, [&](std::size_t at) { d[at] = next(); },
-        [&](std::size_t at) {
-          for (std::size_t w = 0; w < LINE; w += W) store(at + w);
-        });
+    // for_each_streamed_line's walk, written out: GCC -O2 kept that function out of line here,
+    // with i and row in memory behind the lambdas' references.
+    const std::size_t n = n0 * n1;
+    std::size_t e = 0;
+    for (; e < n && reinterpret_cast<std::uintptr_t>(d + e) % 64 != 0; ++e) d[e] = next();
+    for (; e + LINE <= n; e += LINE)
+      for (std::size_t w = 0; w < LINE; w += W) store(e + w);
+    for (; e < n; ++e) d[e] = next();
   }
 
   /// W elements of one source, on the stack.
