@@ -1,6 +1,7 @@
 // The in-register transposes against a plain loop, for every element size and block side the
 // kernels serve, with plain and streaming stores, on rows at arbitrary (also negative) distances;
-// and the masked loads of two runs (load_two_runs), beside inaccessible pages.
+// the masked loads of two runs (load_two_runs), beside inaccessible pages; and the lines a staged
+// tile fetches ahead (RowsAhead).
 // Built once per instruction set this machine runs (STRIDED_TEST_ISA names the one expected), so
 // the SSE2, AVX and AVX-512 kernels are all checked, whatever flags the library is built with.
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "strided/backends/host/rows_ahead.hpp"
 #include "strided/backends/host/simd_transpose.hpp"
 #include "strided/backends/host/two_runs.hpp"
 
@@ -187,6 +189,61 @@ TEST(SimdTranspose, TwoRunsReadNothingOutsideThem) {
   check_two_runs<float, 8>();
   check_two_runs<float, 16>();
   check_two_runs<std::int64_t, 8>();  // no masked loads: element by element
+}
+
+/// Every line RowsAhead fetches, in order, for rows of `bytes` from byte `start` of a buffer
+/// (rows `pitch` bytes apart, the first at the top when the pitch is negative), in steps of
+/// `per_step` lines, with a second operand at `second` bytes from the first when non-zero.
+std::vector<std::ptrdiff_t> fetched_lines(std::size_t start, std::ptrdiff_t pitch,
+                                          std::size_t bytes, std::size_t rows, std::size_t per_step,
+                                          std::ptrdiff_t second = 0) {
+  alignas(64) static char buffer[1 << 16];
+  char* const base = buffer + (1 << 15);
+  strided::detail::RowsAhead ahead;
+  ahead.add(base + start, pitch, bytes, rows);
+  if (second != 0) ahead.add(base + start + second, pitch, bytes, rows);
+  std::vector<std::ptrdiff_t> lines;
+  for (int s = 0; s < 1000; ++s)
+    ahead.step(per_step, [&](const char* line) { lines.push_back(line - base); });
+  return lines;
+}
+
+TEST(RowsAhead, FetchesEveryLineOfEveryRowOnceInOrder) {
+  // Rows of 3 lines, aligned: lines 0, 64, 128 of each row, 1024 bytes apart.
+  std::vector<std::ptrdiff_t> want;
+  for (std::ptrdiff_t r = 0; r < 4; ++r)
+    for (std::ptrdiff_t l = 0; l < 3; ++l) want.push_back(r * 1024 + l * 64);
+  EXPECT_EQ(fetched_lines(0, 1024, 192, 4, 1), want);
+  EXPECT_EQ(fetched_lines(0, 1024, 192, 4, 5), want);   // steps across rows
+  EXPECT_EQ(fetched_lines(0, 1024, 192, 4, 64), want);  // one step for all, then nothing
+  // Rows that start 8 bytes into a line and end in their fourth line.
+  want.clear();
+  for (std::ptrdiff_t r = 0; r < 2; ++r)
+    for (std::ptrdiff_t l = 0; l < 4; ++l) want.push_back(r * 1024 + l * 64);
+  EXPECT_EQ(fetched_lines(8, 1024, 192, 2, 3), want);
+  // Rows going down (a negative pitch): the rows in the order given.
+  want.clear();
+  for (std::ptrdiff_t r = 0; r < 3; ++r)
+    for (std::ptrdiff_t l = 0; l < 2; ++l) want.push_back(-r * 2048 + l * 64);
+  EXPECT_EQ(fetched_lines(0, -2048, 128, 3, 2), want);
+}
+
+TEST(RowsAhead, TwoOperandsAdvanceTogether) {
+  std::vector<std::ptrdiff_t> want;
+  for (std::ptrdiff_t r = 0; r < 3; ++r)
+    for (std::ptrdiff_t l = 0; l < 2; ++l) {
+      want.push_back(r * 512 + l * 64);
+      want.push_back(r * 512 + l * 64 + 4096);
+    }
+  EXPECT_EQ(fetched_lines(0, 512, 128, 3, 1, 4096), want);
+}
+
+TEST(RowsAhead, NothingWithoutRows) {
+  EXPECT_TRUE(fetched_lines(0, 512, 128, 0, 4).empty());
+  strided::detail::RowsAhead none;
+  int calls = 0;
+  none.step(100, [&](const char*) { ++calls; });
+  EXPECT_EQ(calls, 0);
 }
 
 }  // namespace

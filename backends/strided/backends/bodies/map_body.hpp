@@ -17,6 +17,7 @@
 #include "strided/backends/common/tile_walk.hpp"
 #include "strided/backends/common/tuple.hpp"
 #include "strided/backends/common/unroll.hpp"
+#include "strided/backends/host/rows_ahead.hpp"
 #include "strided/backends/host/simd_transpose.hpp"
 #include "strided/backends/host/thread_stage.hpp"
 #include "strided/backends/host/two_runs.hpp"
@@ -789,8 +790,13 @@ struct MapBody {
       at[0] = off[0];
       t0[0] = s0[0];
       t1[0] = s1[0];
-      const MapBody lines{dst, Tuple<Srcs...>(stage_source<I>(off, n0, n1, s0, s1, at, t0, t1)...),
-                          f, stream, false};
+      // The rows of the sources that stream along axis 0 are fetched while the others are
+      // staged: they are read only after, by the lines below.
+      RowsAhead ahead;
+      (fetch_rows_ahead(get<I>(srcs).ptr + off[I + 1], n0, n1, s0[I + 1], s1[I + 1], ahead), ...);
+      const MapBody lines{
+          dst, Tuple<Srcs...>(stage_source<I>(off, n0, n1, s0, s1, at, t0, t1, ahead)...), f,
+          stream, false};
       lines.run(at, n0, n1, t0, t1, seq);
       return true;
     }
@@ -800,13 +806,23 @@ struct MapBody {
   }
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  /// Adds a staged tile's source to `ahead` when it reads its rows of n0 elements along axis 0
+  /// (forwards or backwards): a source staged_tile does not stage.
+  template <class T>
+  static void fetch_rows_ahead(const T* base, std::size_t n0, std::size_t n1, std::ptrdiff_t s0,
+                               std::ptrdiff_t s1, RowsAhead& ahead) {
+    if (magnitude(s0) != 1 || s1 == 0 || s1 == 1) return;
+    ahead.add(s0 == 1 ? base : base - ii(n0 - 1), s1 * ii(sizeof(T)), n0 * sizeof(T), n1);
+  }
+
   /// Source K of staged_tile: itself (offset and strides copied to at/t0/t1), or, when it reads
   /// along axis 1, its tile transposed into the thread's stage K (element (i, j) at j * n0 + i).
   template <std::size_t K>
   KOKKOS_FORCEINLINE_FUNCTION auto stage_source(const std::ptrdiff_t* off, std::size_t n0,
                                                 std::size_t n1, const std::ptrdiff_t* s0,
                                                 const std::ptrdiff_t* s1, std::ptrdiff_t* at,
-                                                std::ptrdiff_t* t0, std::ptrdiff_t* t1) const {
+                                                std::ptrdiff_t* t0, std::ptrdiff_t* t1,
+                                                RowsAhead& ahead) const {
     using Src = std::tuple_element_t<K, std::tuple<Srcs...>>;
     using T = typename Src::value_type;
     const Src& src = get<K>(srcs);
@@ -829,6 +845,7 @@ struct MapBody {
       for (; j + L <= n1; j += L) {
         if (fetch) simd::prefetch_rows<L, simd::FetchInto::l2>(from + ii(i + L) * ls + ii(j), ls);
         simd::transpose_block<L, false>(from + ii(i) * ls + ii(j), ls, to + j * n0 + i, ld);
+        ahead.step(L * L * sizeof(T) / 64);  // as many lines as the block's
       }
       for (; j < n1; ++j)
         for (std::size_t k = 0; k < L; ++k) to[j * n0 + i + k] = from[ii(i + k) * ls + ii(j)];

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "strided/backends/common/stream_store.hpp"
+#include "strided/backends/host/rows_ahead.hpp"
 #include "strided/backends/host/simd_transpose.hpp"
 #include "strided/backends/host/thread_stage.hpp"
 #include "strided/base/element_ops.hpp"
@@ -141,12 +142,15 @@ struct SymmetrizeBlocks {
     const T* far = src + at(c, s0) + at(r, 1);
     // Each band of M rows starts M pages on (rows a power of two apart), where the hardware
     // prefetchers start over: fetch the next band's lines (into L2, as map bodies' staged
-    // sources do: CPU pass 15), and the next near row's, meanwhile.
+    // sources do: CPU pass 15), and the near tile's rows, read next, meanwhile (CPU pass 22).
     constexpr auto l2 = simd::FetchInto::l2;
+    RowsAhead near_rows;
+    near_rows.add(src + at(r, s0) + at(c, 1), s0 * at(sizeof(T), 1), TILE * sizeof(T), TILE);
     for (std::size_t i = 0; i < TILE; i += M)
       for (std::size_t j = 0; j < TILE; j += M) {
         if (i + M < TILE) simd::prefetch_rows<M, l2>(far + at(i + M, s0) + at(j, 1), s0);
         simd::transpose_block<M, false>(far + at(i, s0) + at(j, 1), s0, stage + j * TILE + i, ld);
+        near_rows.step(M * M * sizeof(T) / 64);  // as many lines as the block's
       }
     for (std::size_t i = 0; i < TILE; ++i) {
       const T* near = src + at(r + i, s0) + at(c, 1);
