@@ -9,11 +9,12 @@
 // B x B elements is loaded as B source rows and stored as B destination rows, so both sides
 // move whole vectors (whole cache lines for B = one line). Chosen at compile time from the
 // target flags: AVX-512 (8 x 8 doubles in zmm, 4 x 4 16-byte elements as 128-bit lanes), AVX
-// (8 x 8 doubles as four 4 x 4 in ymm, each destination line stored whole, 8 x 8 floats, 4 x 4
-// 16-byte elements as 2 x 2 lane pairs), SSE2 (2 x 2 doubles, 4 x 4 floats, 16-byte elements
-// one per xmm), scalar elsewhere. Elements are moved as bits (4-, 8- or 16-byte units), never
-// as values, so any trivially copyable type of those sizes (complex<double> among them)
-// qualifies and no NaN is touched. Host code only: device compilations see the scalar loop.
+// (8 x 8 doubles as four 4 x 4 in ymm, 16 x 16 floats as four 8 x 8, 4 x 4 16-byte elements as
+// 2 x 2 lane pairs), SSE2 (8 x 8 doubles and 16 x 16 floats as pairs and quads of rows,
+// 16-byte elements one per xmm), scalar elsewhere. Every kernel stores each destination line
+// whole before the next. Elements are moved as bits (4-, 8- or 16-byte units), never as values,
+// so any trivially copyable type of those sizes (complex<double> among them) qualifies and no
+// NaN is touched. Host code only: device compilations see the scalar loop.
 
 #include <cstddef>
 #include <cstring>
@@ -259,13 +260,10 @@ STRIDED_SIMD_INLINE void kernel8_quads(const double* const* s, std::size_t so, d
   }
 }
 
-/// 8 x 8 floats: pairs, quads within 128-bit lanes, then the lanes across registers.
-template <bool Stream>
-STRIDED_SIMD_INLINE void kernel8(const float* const* s, std::size_t so, float* const* d,
-                                 std::size_t dof) {
-  __m256 r[8], t[8], u[8];
-  STRIDED_SIMD_UNROLL
-  for (int k = 0; k < 8; ++k) r[k] = _mm256_loadu_ps(s[k] + so);
+/// 8 x 8 floats in registers: pairs, quads within 128-bit lanes, then the lanes across
+/// registers; rows r[k] in, columns c[k] out.
+STRIDED_SIMD_INLINE void transpose8(const __m256* r, __m256* c) {
+  __m256 t[8], u[8];
   STRIDED_SIMD_UNROLL
   for (int k = 0; k < 8; k += 2) {
     t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
@@ -279,33 +277,78 @@ STRIDED_SIMD_INLINE void kernel8(const float* const* s, std::size_t so, float* c
     u[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], _MM_SHUFFLE(3, 2, 3, 2));  // columns 3, 7
   }
   STRIDED_SIMD_UNROLL
-  for (int c = 0; c < 4; ++c) {
-    store<Stream>(d[c] + dof, _mm256_permute2f128_ps(u[c], u[c + 4], 0x20));
-    store<Stream>(d[c + 4] + dof, _mm256_permute2f128_ps(u[c], u[c + 4], 0x31));
+  for (int k = 0; k < 4; ++k) {
+    c[k] = _mm256_permute2f128_ps(u[k], u[k + 4], 0x20);
+    c[k + 4] = _mm256_permute2f128_ps(u[k], u[k + 4], 0x31);
+  }
+}
+
+/// 16 x 16 floats as four 8 x 8 transposes, the two 32-byte halves of each destination row (one
+/// line) stored back to back, as kernel8_quads does for doubles: as 8 x 8 kernels, a streamed
+/// line's halves left one kernel apart (8192^2 floats at 13.0 GB/s, doubles 16.3, on an AMD
+/// EPYC Zen 4 guest with AVX2, 1 thread; docs/performance.md, CPU pass 22).
+template <bool Stream>
+STRIDED_SIMD_INLINE void kernel16_halves(const float* const* s, std::size_t so, float* const* d,
+                                         std::size_t dof) {
+  STRIDED_SIMD_UNROLL
+  for (int h = 0; h < 16; h += 8) {  // destination rows h .. h + 7
+    __m256 upper[8], lower[8], left[8], right[8];
+    STRIDED_SIMD_UNROLL
+    for (int k = 0; k < 8; ++k) {
+      upper[k] = _mm256_loadu_ps(s[k] + so + h);
+      lower[k] = _mm256_loadu_ps(s[k + 8] + so + h);
+    }
+    transpose8(upper, left);
+    transpose8(lower, right);
+    STRIDED_SIMD_UNROLL
+    for (int c = 0; c < 8; ++c) {
+      store<Stream>(d[h + c] + dof, left[c]);
+      store<Stream>(d[h + c] + dof + 8, right[c]);
+    }
   }
 }
 #endif
 
-/// 2 x 2 doubles.
+/// 8 x 8 doubles in 16-byte vectors: two destination rows at a time, from a pair of elements
+/// of each source row, each destination row (one 64-byte line) stored as four consecutive
+/// vectors. Built from the 2 x 2 kernel instead, a streamed line left as four 16-byte stores
+/// interleaved with another line's, and write-combining buffers flushed partial lines (HPTT's
+/// 300^3 as (0, 2, 1) at -O2 without -march: 72 ms, against 29 with AVX2; docs/performance.md,
+/// CPU pass 22).
 template <bool Stream>
-STRIDED_SIMD_INLINE void kernel2(const double* const* s, std::size_t so, double* const* d,
-                                 std::size_t dof) {
-  const __m128d r0 = _mm_loadu_pd(s[0] + so), r1 = _mm_loadu_pd(s[1] + so);
-  store<Stream>(d[0] + dof, _mm_unpacklo_pd(r0, r1));
-  store<Stream>(d[1] + dof, _mm_unpackhi_pd(r0, r1));
+STRIDED_SIMD_INLINE void kernel8_pairs(const double* const* s, std::size_t so, double* const* d,
+                                       std::size_t dof) {
+  STRIDED_SIMD_UNROLL
+  for (int h = 0; h < 8; h += 2) {  // destination rows h and h + 1
+    __m128d r[8];
+    STRIDED_SIMD_UNROLL
+    for (int k = 0; k < 8; ++k) r[k] = _mm_loadu_pd(s[k] + so + h);
+    STRIDED_SIMD_UNROLL
+    for (int k = 0; k < 8; k += 2) store<Stream>(d[h] + dof + k, _mm_unpacklo_pd(r[k], r[k + 1]));
+    STRIDED_SIMD_UNROLL
+    for (int k = 0; k < 8; k += 2)
+      store<Stream>(d[h + 1] + dof + k, _mm_unpackhi_pd(r[k], r[k + 1]));
+  }
 }
 
-/// 4 x 4 floats.
+/// 16 x 16 floats in 16-byte vectors: four destination rows at a time, from four elements of
+/// each source row, each destination row (one line) stored as four consecutive vectors, as
+/// kernel8_pairs does for doubles.
 template <bool Stream>
-STRIDED_SIMD_INLINE void kernel4(const float* const* s, std::size_t so, float* const* d,
-                                 std::size_t dof) {
-  __m128 r0 = _mm_loadu_ps(s[0] + so), r1 = _mm_loadu_ps(s[1] + so), r2 = _mm_loadu_ps(s[2] + so),
-         r3 = _mm_loadu_ps(s[3] + so);
-  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-  store<Stream>(d[0] + dof, r0);
-  store<Stream>(d[1] + dof, r1);
-  store<Stream>(d[2] + dof, r2);
-  store<Stream>(d[3] + dof, r3);
+STRIDED_SIMD_INLINE void kernel16_quads(const float* const* s, std::size_t so, float* const* d,
+                                        std::size_t dof) {
+  STRIDED_SIMD_UNROLL
+  for (int h = 0; h < 16; h += 4) {  // destination rows h .. h + 3
+    __m128 r[16];
+    STRIDED_SIMD_UNROLL
+    for (int k = 0; k < 16; ++k) r[k] = _mm_loadu_ps(s[k] + so + h);
+    STRIDED_SIMD_UNROLL
+    for (int g = 0; g < 16; g += 4) _MM_TRANSPOSE4_PS(r[g], r[g + 1], r[g + 2], r[g + 3]);
+    // r[g + m]: elements g .. g + 3 of destination row h + m.
+    STRIDED_SIMD_UNROLL
+    for (int m = 0; m < 4; ++m) STRIDED_SIMD_UNROLL
+    for (int g = 0; g < 16; g += 4) store<Stream>(d[h + m] + dof + g, r[g + m]);
+  }
 }
 
 /// The widest kernel of an element type: its side, and the call.
@@ -328,11 +371,11 @@ struct Widest<double> {
     kernel8_quads<Stream>(s, so, d, dof);
   }
 #else
-  static constexpr std::size_t K = 2;
+  static constexpr std::size_t K = 8;  // whole lines per destination row (kernel8_pairs)
   template <bool Stream>
   STRIDED_SIMD_INLINE static void run(const double* const* s, std::size_t so, double* const* d,
                                       std::size_t dof) {
-    kernel2<Stream>(s, so, d, dof);
+    kernel8_pairs<Stream>(s, so, d, dof);
   }
 #endif
 };
@@ -348,18 +391,18 @@ struct Widest<Pair> {
 template <>
 struct Widest<float> {
 #if defined(__AVX__)
-  static constexpr std::size_t K = 8;
+  static constexpr std::size_t K = 16;  // whole lines per destination row (kernel16_halves)
   template <bool Stream>
   STRIDED_SIMD_INLINE static void run(const float* const* s, std::size_t so, float* const* d,
                                       std::size_t dof) {
-    kernel8<Stream>(s, so, d, dof);
+    kernel16_halves<Stream>(s, so, d, dof);
   }
 #else
-  static constexpr std::size_t K = 4;
+  static constexpr std::size_t K = 16;  // whole lines per destination row (kernel16_quads)
   template <bool Stream>
   STRIDED_SIMD_INLINE static void run(const float* const* s, std::size_t so, float* const* d,
                                       std::size_t dof) {
-    kernel4<Stream>(s, so, d, dof);
+    kernel16_quads<Stream>(s, so, d, dof);
   }
 #endif
 };
