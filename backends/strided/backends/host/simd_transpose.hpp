@@ -196,7 +196,7 @@ STRIDED_SIMD_INLINE void kernel4_pairs(const Pair* const* s, std::size_t so, Pai
 #elif defined(__AVX__)
 /// 4 x 4 16-byte elements as 2 x 2 blocks of lane pairs: two source rows' elements (h, h + 1)
 /// give destination rows h and h + 1 two elements each; a destination row's two halves (one
-/// line) are stored back to back, as kernel8_quads does.
+/// line) are stored back to back, as kernel_halves does.
 template <bool Stream>
 STRIDED_SIMD_INLINE void kernel4_pairs(const Pair* const* s, std::size_t so, Pair* const* d,
                                        std::size_t dof) {
@@ -235,31 +235,6 @@ STRIDED_SIMD_INLINE void transpose4(const __m256d* r, __m256d* c) {
   c[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
 }
 
-/// 8 x 8 doubles as four 4 x 4 transposes, stored so that the two 32-byte halves of each
-/// destination row (one 64-byte line) leave back to back: a streamed line is then completed in
-/// its write-combining buffer at once, never flushed as two partial writes (docs/performance.md,
-/// CPU pass 4).
-template <bool Stream>
-STRIDED_SIMD_INLINE void kernel8_quads(const double* const* s, std::size_t so, double* const* d,
-                                       std::size_t dof) {
-  STRIDED_SIMD_UNROLL
-  for (int h = 0; h < 8; h += 4) {  // destination rows h .. h + 3
-    __m256d upper[4], lower[4], left[4], right[4];
-    STRIDED_SIMD_UNROLL
-    for (int k = 0; k < 4; ++k) {
-      upper[k] = _mm256_loadu_pd(s[k] + so + h);
-      lower[k] = _mm256_loadu_pd(s[k + 4] + so + h);
-    }
-    transpose4(upper, left);
-    transpose4(lower, right);
-    STRIDED_SIMD_UNROLL
-    for (int c = 0; c < 4; ++c) {
-      store<Stream>(d[h + c] + dof, left[c]);
-      store<Stream>(d[h + c] + dof + 4, right[c]);
-    }
-  }
-}
-
 /// 8 x 8 floats in registers: pairs, quads within 128-bit lanes, then the lanes across
 /// registers; rows r[k] in, columns c[k] out.
 STRIDED_SIMD_INLINE void transpose8(const __m256* r, __m256* c) {
@@ -283,27 +258,49 @@ STRIDED_SIMD_INLINE void transpose8(const __m256* r, __m256* c) {
   }
 }
 
-/// 16 x 16 floats as four 8 x 8 transposes, the two 32-byte halves of each destination row (one
-/// line) stored back to back, as kernel8_quads does for doubles: as 8 x 8 kernels, a streamed
-/// line's halves left one kernel apart (8192^2 floats at 13.0 GB/s, doubles 16.3, on an AMD
-/// EPYC Zen 4 guest with AVX2, 1 thread; docs/performance.md, CPU pass 22).
-template <bool Stream>
-STRIDED_SIMD_INLINE void kernel16_halves(const float* const* s, std::size_t so, float* const* d,
-                                         std::size_t dof) {
+/// The ymm registers of a lane type: the vector, its lanes, a load and the W x W transpose.
+template <class U>
+struct Ymm;
+template <>
+struct Ymm<double> {
+  using V = __m256d;
+  static constexpr int W = 4;
+  STRIDED_SIMD_INLINE static V load(const double* p) { return _mm256_loadu_pd(p); }
+  STRIDED_SIMD_INLINE static void transpose(const V* r, V* c) { transpose4(r, c); }
+};
+template <>
+struct Ymm<float> {
+  using V = __m256;
+  static constexpr int W = 8;
+  STRIDED_SIMD_INLINE static V load(const float* p) { return _mm256_loadu_ps(p); }
+  STRIDED_SIMD_INLINE static void transpose(const V* r, V* c) { transpose8(r, c); }
+};
+
+/// 2W x 2W elements (8 x 8 doubles, 16 x 16 floats: one line per row) as four W x W transposes,
+/// stored so that the two 32-byte halves of each destination row leave back to back: a streamed
+/// line is then completed in its write-combining buffer at once, never flushed as two partial
+/// writes. As W x W kernels, each line's halves left one kernel apart (docs/performance.md, CPU
+/// pass 4 for doubles; pass 22 for floats: an 8192^2 float transpose at 13.0 GB/s against 16.3
+/// for doubles, AMD EPYC Zen 4 guest with AVX2, 1 thread).
+template <bool Stream, class U>
+STRIDED_SIMD_INLINE void kernel_halves(const U* const* s, std::size_t so, U* const* d,
+                                       std::size_t dof) {
+  using R = Ymm<U>;
+  constexpr int W = R::W;
   STRIDED_SIMD_UNROLL
-  for (int h = 0; h < 16; h += 8) {  // destination rows h .. h + 7
-    __m256 upper[8], lower[8], left[8], right[8];
+  for (int h = 0; h < 2 * W; h += W) {  // destination rows h .. h + W - 1
+    typename R::V upper[W], lower[W], left[W], right[W];
     STRIDED_SIMD_UNROLL
-    for (int k = 0; k < 8; ++k) {
-      upper[k] = _mm256_loadu_ps(s[k] + so + h);
-      lower[k] = _mm256_loadu_ps(s[k + 8] + so + h);
+    for (int k = 0; k < W; ++k) {
+      upper[k] = R::load(s[k] + so + h);
+      lower[k] = R::load(s[k + W] + so + h);
     }
-    transpose8(upper, left);
-    transpose8(lower, right);
+    R::transpose(upper, left);
+    R::transpose(lower, right);
     STRIDED_SIMD_UNROLL
-    for (int c = 0; c < 8; ++c) {
+    for (int c = 0; c < W; ++c) {
       store<Stream>(d[h + c] + dof, left[c]);
-      store<Stream>(d[h + c] + dof + 8, right[c]);
+      store<Stream>(d[h + c] + dof + W, right[c]);
     }
   }
 }
@@ -364,11 +361,11 @@ struct Widest<double> {
     kernel8<Stream>(s, so, d, dof);
   }
 #elif defined(__AVX__)
-  static constexpr std::size_t K = 8;  // whole lines per destination row (kernel8_quads)
+  static constexpr std::size_t K = 8;  // whole lines per destination row (kernel_halves)
   template <bool Stream>
   STRIDED_SIMD_INLINE static void run(const double* const* s, std::size_t so, double* const* d,
                                       std::size_t dof) {
-    kernel8_quads<Stream>(s, so, d, dof);
+    kernel_halves<Stream>(s, so, d, dof);
   }
 #else
   static constexpr std::size_t K = 8;  // whole lines per destination row (kernel8_pairs)
@@ -391,11 +388,11 @@ struct Widest<Pair> {
 template <>
 struct Widest<float> {
 #if defined(__AVX__)
-  static constexpr std::size_t K = 16;  // whole lines per destination row (kernel16_halves)
+  static constexpr std::size_t K = 16;  // whole lines per destination row (kernel_halves)
   template <bool Stream>
   STRIDED_SIMD_INLINE static void run(const float* const* s, std::size_t so, float* const* d,
                                       std::size_t dof) {
-    kernel16_halves<Stream>(s, so, d, dof);
+    kernel_halves<Stream>(s, so, d, dof);
   }
 #else
   static constexpr std::size_t K = 16;  // whole lines per destination row (kernel16_quads)
