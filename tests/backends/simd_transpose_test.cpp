@@ -1,7 +1,7 @@
 // The in-register transposes against a plain loop, for every element size and block side the
 // kernels serve, with plain and streaming stores, on rows at arbitrary (also negative) distances;
 // the masked loads of two runs (load_two_runs), beside inaccessible pages; and the lines a staged
-// tile fetches ahead (RowsAhead).
+// tile fetches ahead (RowsAhead, fetch_rows).
 // Built once per instruction set this machine runs (STRIDED_TEST_ISA names the one expected), so
 // the SSE2, AVX and AVX-512 kernels are all checked, whatever flags the library is built with.
 #include <gtest/gtest.h>
@@ -245,6 +245,43 @@ TEST(RowsAhead, NothingWithoutRows) {
   int calls = 0;
   none.step(100, [&](const char*) { ++calls; });
   EXPECT_EQ(calls, 0);
+}
+
+/// Every line fetch_rows asks for, in order, for `rows` rows of `bytes` from byte `start` of a
+/// buffer, `pitch` bytes apart.
+std::vector<std::ptrdiff_t> fetched_rows(std::size_t start, std::ptrdiff_t pitch, std::size_t bytes,
+                                         std::size_t rows) {
+  alignas(64) static char buffer[1 << 16];
+  char* const base = buffer + (1 << 15);
+  std::vector<std::ptrdiff_t> lines;
+  strided::detail::fetch_rows(base + start, pitch, bytes, rows,
+                              [&](const char* line) { lines.push_back(line - base); });
+  return lines;
+}
+
+TEST(FetchRows, AsksForEachRowsLinesBackToBack) {
+  // Rows of 8 lines 65536 bytes apart (a transposed tile's source rows): row by row.
+  std::vector<std::ptrdiff_t> want;
+  for (std::ptrdiff_t r = 0; r < 3; ++r)
+    for (std::ptrdiff_t l = 0; l < 8; ++l) want.push_back(r * 8192 + l * 64);
+  EXPECT_EQ(fetched_rows(0, 8192, 512, 3), want);
+  // Rows that start 8 bytes into a line end in a ninth.
+  want.clear();
+  for (std::ptrdiff_t r = 0; r < 2; ++r)
+    for (std::ptrdiff_t l = 0; l < 9; ++l) want.push_back(r * 1024 + l * 64);
+  EXPECT_EQ(fetched_rows(8, 1024, 512, 2), want);
+  // A negative pitch, and rows that overlap (a pitch shorter than a row).
+  want.clear();
+  for (std::ptrdiff_t r = 0; r < 3; ++r)
+    for (std::ptrdiff_t l = 0; l < 2; ++l) want.push_back(-r * 4096 + l * 64);
+  EXPECT_EQ(fetched_rows(0, -4096, 128, 3), want);
+  want.clear();
+  for (std::ptrdiff_t r = 0; r < 2; ++r)
+    for (std::ptrdiff_t l = 0; l < 4; ++l) want.push_back(r * 64 + l * 64);
+  EXPECT_EQ(fetched_rows(0, 64, 256, 2), want);
+  // Nothing for no rows or empty rows.
+  EXPECT_TRUE(fetched_rows(0, 512, 128, 0).empty());
+  EXPECT_TRUE(fetched_rows(0, 512, 0, 4).empty());
 }
 
 }  // namespace

@@ -493,6 +493,22 @@ STRIDED_SIMD_INLINE void prefetch_rows(const T* p, std::ptrdiff_t stride) {
 #endif
 }
 
+/// Hint that the line at p will be read soon, into L2 only, for loops that do nothing but
+/// fetch: GCC deletes a loop whose only statements are prefetches (they have no effect it must
+/// keep), so each fetch here also makes an empty volatile statement, which the loop must keep.
+STRIDED_SIMD_INLINE void fetch_line_l2(const void* p) {
+#if STRIDED_SIMD_X86
+  _mm_prefetch(static_cast<const char*>(p), _MM_HINT_T1);
+#elif defined(__GNUC__)
+  __builtin_prefetch(p, 0, 2);
+#else
+  (void)p;
+#endif
+#if defined(__GNUC__)
+  __asm__ volatile("");
+#endif
+}
+
 }  // namespace strided::detail::simd
 
 #endif
