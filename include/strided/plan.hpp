@@ -12,6 +12,7 @@
 // FFTW, HPTT and cuTENSOR do).
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -44,7 +45,9 @@ Plan<static_cast<int>(sizeof...(V))> plan_for(const PlannerOptions& options, con
   const auto& first = std::get<0>(std::forward_as_tuple(views...));
   const std::ptrdiff_t* strides[N] = {views.strides().data()...};
   const std::size_t sizes[N] = {sizeof(typename V::value_type)...};
-  return make_plan_cached<N>(first.rank(), first.extents().data(), strides, sizes, options);
+  const bool on_lines = N < 2 || reinterpret_cast<std::uintptr_t>(first.data()) % 64 == 0;
+  return make_plan_cached<N>(first.rank(), first.extents().data(), strides, sizes, options,
+                             on_lines);
 }
 
 /// plan_for after the shape checks: the planner reads every operand's strides up to the first

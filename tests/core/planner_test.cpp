@@ -874,28 +874,69 @@ TEST(MakePlan, TransposedTileRowsFollowTheL2) {
   EXPECT_EQ(blocks_of_plan(a), blocks_of_plan(b));
 }
 
-TEST(MakePlan, StreamedTransposesWalkTilesAlongTheSource) {
+TEST(MakePlan, StreamedTransposesRunInColumnBandTiles) {
+  using strided::detail::TRANSPOSE_BAND_ROWS;
   PlannerOptions streamed = with_l2();
   streamed.stream_bytes = 0;
-  // 2-d: the source's unit axis (plan axis 1) is walked first.
+  // 2-d, the source reading along plan axis 1 with unit stride onto destination rows of whole
+  // lines: tiles of about TRANSPOSE_BAND_ROWS source rows (cut evenly in lines: 1000 = 25 x 40)
+  // by source rows of transpose_row_bytes (13 x 72 + 64), walked in the plan's order, so that
+  // the next tile continues the destination rows of this one.
   const auto p = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, streamed);
   ASSERT_TRUE(p.stream_stores);
-  ASSERT_TRUE(p.custom_walk);
-  EXPECT_EQ(std::vector<short>(p.walk, p.walk + 2), (std::vector<short>{1, 0}));
+  ASSERT_EQ(p.strategy, Strategy::Transpose);
+  EXPECT_EQ(blocks_of_plan(p), (Extents{40, 72}));
+  EXPECT_FALSE(p.custom_walk);
   expect_visits_match<2>(p, {1000, 1000}, {{1, 1000}, {1000, 1}}, nullptr);
-  // Rank 4 (a reversal of 64 x 4 x 4 x 64): the outer axes by the source's stride too.
+  // The same bands whatever the L2 (the band's rows are the TLB's, not the cache's).
+  EXPECT_EQ(blocks_of_plan(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8,
+                                      [] {
+                                        PlannerOptions o = with_l2(256 << 10);
+                                        o.stream_bytes = 0;
+                                        return o;
+                                      }())),
+            (Extents{40, 72}));
+  // floats: rows of whole 16-float lines, 512-byte source rows of 128 floats.
+  const auto f = plan_of<2>({1024, 1024}, {{1, 1024}, {1024, 1}}, 4, streamed);
+  EXPECT_EQ(blocks_of_plan(f), (Extents{TRANSPOSE_BAND_ROWS, 128}));
+  // Rank 4 (a reversal of 64 x 4 x 4 x 64): one element deep beyond the two streaming axes.
   const Extents e = {64, 4, 4, 64};
   const StrideSet s = {{1, 64, 256, 1024}, {1024, 256, 64, 1}};
   const auto r = plan_of<2>(e, s, 8, streamed);
+  ASSERT_EQ(r.strategy, Strategy::Transpose);
+  EXPECT_EQ(blocks_of_plan(r), (Extents{TRANSPOSE_BAND_ROWS, 64, 1, 1}));
+  EXPECT_FALSE(r.custom_walk);
+  expect_visits_match<2>(r, e, s, nullptr);
+  // Two sources reading across (A^T + B^T) band the same way.
+  const auto two = plan_of<3>({1000, 1000}, {{1, 1000}, {1000, 1}, {1000, 1}}, 8, streamed);
+  EXPECT_EQ(blocks_of_plan(two), (Extents{40, 72}));
+  EXPECT_FALSE(two.custom_walk);
+}
+
+TEST(MakePlan, OtherStreamedTransposesWalkTilesAlongTheSource) {
+  PlannerOptions streamed = with_l2();
+  streamed.stream_bytes = 0;
+  // A reversed source (stride -1 on its unit axis) reads its rows backwards, which column bands
+  // do not: its tiles walk by the source's stride, the source's unit axis (plan axis 1) first.
+  const auto reversed = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, -1}}, 8, streamed);
+  ASSERT_TRUE(reversed.stream_stores);
+  ASSERT_EQ(reversed.strategy, Strategy::Transpose);
+  ASSERT_TRUE(reversed.custom_walk);
+  EXPECT_EQ(std::vector<short>(reversed.walk, reversed.walk + 2), (std::vector<short>{1, 0}));
+  expect_visits_match<2>(reversed, {1000, 1000}, {{1, 1000}, {1000, -1}}, nullptr);
+  // Rank 4 reversed on its unit axis too: the outer axes by the source's stride as well.
+  const Extents e = {64, 4, 4, 64};
+  const StrideSet s = {{1, 64, 256, 1024}, {-1024, -256, -64, -1}};
+  const auto r = plan_of<2>(e, s, 8, streamed);
+  ASSERT_EQ(r.strategy, Strategy::Transpose);
   ASSERT_TRUE(r.custom_walk);
   for (int w = 1; w < r.rank; ++w)
     EXPECT_LT(std::abs(r.strides[1][r.walk[w - 1]]), std::abs(r.strides[1][r.walk[w]]));
   expect_visits_match<2>(r, e, s, nullptr);
-  // A reversed source (stride -1 on its unit axis) is walked the same way.
-  const auto reversed = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, -1}}, 8, streamed);
-  ASSERT_EQ(reversed.strategy, Strategy::Transpose);
-  EXPECT_TRUE(reversed.custom_walk);
-  expect_visits_match<2>(reversed, {1000, 1000}, {{1, 1000}, {1000, -1}}, nullptr);
+  // Destination rows that are not whole lines (999 doubles apart) keep the planner's tiles.
+  const auto ragged = plan_of<2>({999, 1000}, {{1, 999}, {1000, 1}}, 8, streamed);
+  ASSERT_EQ(ragged.strategy, Strategy::Transpose);
+  EXPECT_GT(ragged.blocks[0], strided::detail::TRANSPOSE_BAND_ROWS);
   // Unstreamed outputs, and A + B^T (a source that streams with the destination), keep the
   // plan's order.
   EXPECT_FALSE(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2()).custom_walk);
@@ -919,14 +960,14 @@ TEST(MakePlan, StreamedTransposesWhoseTileRowsEndMidLineKeepTheDestinationsWalk)
   EXPECT_EQ(p.blocks[0], 17u);
   EXPECT_FALSE(p.custom_walk);
   expect_visits_match<2>(p, e, s, nullptr);
-  // Rows of 16 doubles (two whole lines) walk along the source.
+  // Rows of 16 doubles (two whole lines) run in column bands, in the plan's order.
   const Extents whole = {16, 17, 17, 16};
   const StrideSet ws = {{1, 16, 272, 4624}, {4624, 272, 16, 1}};
   const auto q = plan_of<2>(whole, ws, 8, streamed);
   ASSERT_EQ(q.strategy, Strategy::Transpose);
   ASSERT_FALSE(q.gathered);
-  EXPECT_EQ(q.blocks[0] % 8, 0u);
-  EXPECT_TRUE(q.custom_walk);
+  EXPECT_EQ(q.blocks[0], 16u);
+  EXPECT_FALSE(q.custom_walk);
   expect_visits_match<2>(q, whole, ws, nullptr);
 }
 

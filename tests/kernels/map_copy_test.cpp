@@ -3,6 +3,7 @@
 // both tile schedules and streaming stores.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <random>
@@ -422,6 +423,71 @@ TYPED_TEST(MapTest, TransposesIntoPaddedRowsWithARaggedEnd) {
   }
   check_permute_into_shifted_buffer<double>(TypeParam(), {37, 21}, {1, 0}, 0, Strategy::Transpose,
                                             3);
+}
+
+/// dst (m x n, rows `pitch` elements apart on a line boundary, the rest of each row left a
+/// sentinel) = f(A^T, B^T) streamed, A and B n x m: the column bands of streamed transposes,
+/// with tiles that end mid-block on both axes, through a built-in copy (whose ragged blocks
+/// shift back over their neighbours), a user's function (element by element there) and two
+/// sources read across.
+/// `shift` elements past a line boundary (the rows' partial first lines go element by element).
+template <class T, class Exec>
+void check_column_bands(const Exec& exec, std::size_t m, std::size_t n, std::size_t pitch,
+                        std::size_t shift = 0) {
+  SCOPED_TRACE(::testing::Message() << sizeof(T) << "-byte elements, " << m << " x " << n
+                                    << ", pitch " << pitch << ", shift " << shift);
+  strided::Options streaming = strided::default_options();
+  streaming.planner.stream_bytes = 0;
+  std::vector<T> a(n * m), b(n * m);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = T(0.5 * double(i) - 3.0);
+    b[i] = T(2.0 - 0.25 * double(i));
+  }
+  const std::size_t line = 64 / sizeof(T);
+  std::vector<T> storage(m * pitch + 2 * line);
+  const std::size_t lead = (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64;
+  T* const out = storage.data() + lead / sizeof(T) + shift;
+  const T sentinel = strided_test::sentinel<T>();
+  const strided::StridedView<T> dst(out, m * pitch, {m, n},
+                                    {static_cast<std::ptrdiff_t>(pitch), 1});
+  const std::ptrdiff_t across[] = {1, static_cast<std::ptrdiff_t>(m)};
+  const strided::StridedView<const T> at(a.data(), a.size(), {m, n}, {across[0], across[1]});
+  const strided::StridedView<const T> bt(b.data(), b.size(), {m, n}, {across[0], across[1]});
+  ASSERT_EQ(strided::plan(dst, at, streaming).strategy, strided::detail::Strategy::Transpose);
+  const auto expect = [&](auto&& want) {
+    exec.fence();
+    for (T* p = storage.data(); p < out; ++p) ASSERT_EQ(*p, sentinel) << "before the view";
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < pitch; ++j)
+        ASSERT_EQ(out[i * pitch + j], j < n ? T(want(a[j * m + i], b[j * m + i])) : sentinel)
+            << i << ", " << j;
+  };
+  std::fill(storage.begin(), storage.end(), sentinel);
+  strided::copy_into(exec, dst, at, streaming);
+  expect([](T x, T) { return x; });
+  std::fill(out, out + m * pitch, sentinel);
+  strided::map_into(
+      exec, dst, at, [](T x) { return T(2.0) * x + T(1.0); }, streaming);
+  expect([](T x, T) { return T(2.0) * x + T(1.0); });
+  std::fill(out, out + m * pitch, sentinel);
+  strided::zip_map_into(
+      exec, dst, [](T x, T y) { return x - y; }, at, bt, streaming);
+  expect([](T x, T y) { return x - y; });
+}
+
+TYPED_TEST(MapTest, StreamedTransposesInColumnBands) {
+  check_column_bands<double>(TypeParam(), 203, 139, 144);  // ragged tiles on both axes
+  check_column_bands<double>(TypeParam(), 64, 64, 64);
+  check_column_bands<double>(TypeParam(), 9, 8, 8);  // one block and a row
+  check_column_bands<double>(TypeParam(), 300, 1000, 1000);
+  check_column_bands<float>(TypeParam(), 203, 139, 144);
+  check_column_bands<int>(TypeParam(), 70, 37, 48);
+  check_column_bands<std::complex<double>>(TypeParam(), 50, 37, 40);
+  // Rows that start mid-line (a large std::vector's buffer starts 16 bytes past a line).
+  check_column_bands<double>(TypeParam(), 203, 139, 144, 2);
+  check_column_bands<double>(TypeParam(), 300, 1000, 1000, 7);
+  check_column_bands<float>(TypeParam(), 203, 139, 144, 5);
+  check_column_bands<std::complex<double>>(TypeParam(), 50, 37, 40, 1);
 }
 
 TYPED_TEST(MapTest, InPlaceScaleOfGappedReversedLayouts) {

@@ -27,6 +27,7 @@ std::string describe(const Plan<N>& p) {
   out << "strategy " << to_string(p.strategy) << ", " << p.count << " elements";
   if (p.strategy == Strategy::Empty) return out.str();
   if (p.stream_stores) out << ", streaming stores";
+  if (p.column_bands) out << " in column bands";
   out << "\n  fused dims (innermost first) ";
   list([&](int i) { return p.dims[i]; });
   out << "\n  from axes ";

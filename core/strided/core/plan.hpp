@@ -68,6 +68,10 @@ struct PlanAxes {
   /// Element-wise plans: the output is large enough that its lines are written with
   /// non-temporal stores (PlannerOptions::stream_bytes).
   bool stream_stores = false;
+  /// Streamed transposes onto rows of whole lines: host threads run each tile by bands of
+  /// destination rows (column bands of the sources) and fetch the next tile's source rows
+  /// while it runs (column_band_tiles).
+  bool column_bands = false;
   /// The order tiles are walked in (fastest first) when `custom_walk`; axis order otherwise.
   /// Streamed transposes walk along the source's lines, so that consecutive tiles continue the
   /// same source rows (long read streams) while every destination line is stored whole anyway.
@@ -84,7 +88,8 @@ template <int N>
 void assign_axes(PlanAxes<N>& to, const PlanAxes<N>& from) {
   // Every field by name: a field added to PlanAxes stops this compiling until it is copied here.
   const auto& [rank, count, dims, blocks, tiles, tile_count, strides, first_axis, fused_axes,
-               strategy, transpose_axis, gathered, stream_stores, custom_walk, walk] = from;
+               strategy, transpose_axis, gathered, stream_stores, column_bands, custom_walk, walk] =
+      from;
   to.rank = rank;
   to.count = count;
   to.tile_count = tile_count;
@@ -92,6 +97,7 @@ void assign_axes(PlanAxes<N>& to, const PlanAxes<N>& from) {
   to.transpose_axis = transpose_axis;
   to.gathered = gathered;
   to.stream_stores = stream_stores;
+  to.column_bands = column_bands;
   to.custom_walk = custom_walk;
   for (int i = 0; i < rank; ++i) {
     to.dims[i] = dims[i];

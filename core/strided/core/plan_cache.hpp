@@ -59,11 +59,13 @@ struct LastPlan {
   std::ptrdiff_t strides[N][MAX_PLAN_RANK];
   std::size_t element_size[N];
   PlannerOptions options;
+  bool on_lines = true;
   Plan<N> plan;
 
   bool matches(std::size_t r, const std::size_t* e, const std::ptrdiff_t* const* s,
-               const std::size_t* size, const PlannerOptions& opt) const {
-    if (!valid || r != rank || !same_planner_options(opt, options)) return false;
+               const std::size_t* size, const PlannerOptions& opt, bool lines) const {
+    if (!valid || r != rank || lines != on_lines || !same_planner_options(opt, options))
+      return false;
     for (int k = 0; k < N; ++k)
       if (size[k] != element_size[k]) return false;
     for (std::size_t i = 0; i < r; ++i) {
@@ -75,8 +77,9 @@ struct LastPlan {
   }
 
   void keep(std::size_t r, const std::size_t* e, const std::ptrdiff_t* const* s,
-            const std::size_t* size, const PlannerOptions& opt, const Plan<N>& p) {
+            const std::size_t* size, const PlannerOptions& opt, bool lines, const Plan<N>& p) {
     rank = r;
+    on_lines = lines;
     for (std::size_t i = 0; i < r; ++i) {
       extents[i] = e[i];
       for (int k = 0; k < N; ++k) strides[k][i] = s[k][i];
@@ -107,9 +110,9 @@ Plan<N> copy_of_plan(const Plan<N>& kept) {
 template <int N>
 Plan<N> plan_and_keep(LastPlan<N>& last, std::size_t rank, const std::size_t* extents,
                       const std::ptrdiff_t* const* strides, const std::size_t* element_size,
-                      const PlannerOptions& opt) {
-  Plan<N> p = make_plan<N>(rank, extents, strides, element_size, opt);
-  last.keep(rank, extents, strides, element_size, opt, p);
+                      const PlannerOptions& opt, bool on_lines) {
+  Plan<N> p = make_plan<N>(rank, extents, strides, element_size, opt, on_lines);
+  last.keep(rank, extents, strides, element_size, opt, on_lines, p);
   return p;
 }
 
@@ -122,13 +125,13 @@ template <int N>
 STRIDED_NOINLINE Plan<N> make_plan_cached(std::size_t rank, const std::size_t* extents,
                                           const std::ptrdiff_t* const* strides,
                                           const std::size_t* element_size,
-                                          const PlannerOptions& opt) {
+                                          const PlannerOptions& opt, bool on_lines = true) {
   if (rank > static_cast<std::size_t>(MAX_PLAN_RANK) || opt.block_override)
-    return make_plan<N>(rank, extents, strides, element_size, opt);
+    return make_plan<N>(rank, extents, strides, element_size, opt, on_lines);
   LastPlan<N>& last = thread_last_plan<N>();
-  return last.matches(rank, extents, strides, element_size, opt)
+  return last.matches(rank, extents, strides, element_size, opt, on_lines)
              ? copy_of_plan<N>(last.plan)
-             : plan_and_keep<N>(last, rank, extents, strides, element_size, opt);
+             : plan_and_keep<N>(last, rank, extents, strides, element_size, opt, on_lines);
 }
 
 }  // namespace strided::detail

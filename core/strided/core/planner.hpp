@@ -584,7 +584,9 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
     // (transpose_tile_rows). The blocks inside consume whole lines, so a tile is sized for the
     // L2 and the TLB rather than the L1. Short source rows and many of them: a band of blocks
     // then writes few destination rows at once, each in long runs (docs/performance.md, CPU
-    // pass 7: 8192^2 at 1 thread, 128 x 128 f64 tiles 48% of copy, 256 x 64 69%).
+    // pass 7: 8192^2 at 1 thread, 128 x 128 f64 tiles 48% of copy, 256 x 64 69%). Streamed
+    // ones whose sources all read along axis 1 run in column bands instead (make_plan,
+    // column_band_tiles).
     // Only maps have this strategy: reduction tiles never depend on the machine.
     // When a source streams along axis 0 with the destination (A + B^T), the source that reads
     // across is staged tile by tile (the backends' staged_tile) and the others read the tile's
@@ -673,6 +675,46 @@ void walk_along_source(Plan<N>& p, const std::size_t* element_size, const Planne
   p.custom_walk = true;
 }
 
+/// Source rows of a streamed transpose's tile in column bands (see column_band_tiles): a band
+/// reads one line from each, and rows 4 KiB or more apart lie in as many pages, so a band's
+/// pages (and its destination rows') stay within an L1 TLB of 64 entries.
+inline constexpr std::size_t TRANSPOSE_BAND_ROWS = 32;
+
+/// A streamed transpose whose sources all read along axis 1 with unit stride, onto destination
+/// rows of whole lines (every row starting a line: make_plan's `on_lines`, and every outer
+/// stride whole lines): its tiles run as column bands (the host backend's column_bands), each
+/// band writing a few destination rows in order while it reads one line from each of the
+/// tile's source rows, which the backend fetched into L2 while the tile before ran. Tiles of
+/// TRANSPOSE_BAND_ROWS source rows of transpose_row_bytes, walked in the plan's order, so that
+/// the next tile continues the same destination rows (an 8192^2 transpose at 1 thread on an AMD
+/// EPYC guest: 62 ms in tiles of 256 x 64 walked along the source, 53 ms in tiles of 32 x 64;
+/// docs/performance.md, CPU pass 23). Rows that start mid-line keep the planner's tiles: tiles
+/// this narrow would leave a partial line at both ends of every row (HPTT's 7264^2 from a
+/// std::vector, 16 bytes past a line: 146 ms, against 45 in the planner's tiles). False (the
+/// plan unchanged) for other plans.
+template <int N>
+bool column_band_tiles(Plan<N>& p, const std::size_t* element_size, const PlannerOptions& opt) {
+  if (opt.block_override || N < 2 || p.gathered || p.strategy != Strategy::Transpose ||
+      p.rank < 2 || opt.transpose_row_bytes == 0 || opt.cache_line == 0)
+    return false;
+  const std::size_t line = std::max<std::size_t>(1, opt.cache_line / element_size[0]);
+  if (p.strides[0][0] != 1 || p.dims[0] < line || p.dims[1] < line) return false;
+  for (int i = 1; i < p.rank; ++i)  // every tile row starts a line (when element 0 does)
+    if (saturating_mul(magnitude(p.strides[0][i]), element_size[0]) % opt.cache_line != 0)
+      return false;
+  for (int k = 1; k < N; ++k)
+    if (p.strides[k][1] != 1 || magnitude(p.strides[k][0]) <= 1) return false;
+  const std::size_t side = std::max<std::size_t>(16, opt.transpose_row_bytes / element_size[0]);
+  p.blocks[0] = even_block(p.dims[0], std::max(line, TRANSPOSE_BAND_ROWS), line);
+  p.blocks[1] = even_block(p.dims[1], side, line);
+  for (int i = 2; i < p.rank; ++i) p.blocks[i] = 1;
+  cap_tile(p, opt.max_tile_elements);
+  count_tiles(p);
+  p.custom_walk = false;
+  p.column_bands = true;
+  return true;
+}
+
 /// Shortest destination run (bytes) for which a streamed copy reads its source in order.
 inline constexpr std::size_t SOURCE_ORDER_RUN_BYTES = 256;
 
@@ -708,16 +750,18 @@ void read_source_in_order(Plan<N>& p, const std::size_t* element_size, const Pla
 }
 
 /// Builds the plan for operands that share `extents` (logical rank `rank`, any size), with
-/// `strides[k]` and `element_size[k]` for operand k.
+/// `strides[k]` and `element_size[k]` for operand k. `on_lines`: the destination's element
+/// (0, ..., 0) starts a cache line (only column-band tiles depend on it).
 template <int N>
 Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
                   const std::ptrdiff_t* const* strides, const std::size_t* element_size,
-                  const PlannerOptions& opt = {}) {
+                  const PlannerOptions& opt = {}, bool on_lines = true) {
   Plan<N> p = plan_layout<N>(rank, extents, strides, element_size, opt);
   // Streaming stores pay only when the output cannot stay in cache.
   p.stream_stores =
       opt.weight_first_operand && saturating_mul(p.count, element_size[0]) >= opt.stream_bytes;
-  if (p.stream_stores && (p.strategy == Strategy::Transpose || p.gathered))
+  if (p.stream_stores && (p.strategy == Strategy::Transpose || p.gathered) &&
+      !(on_lines && column_band_tiles(p, element_size, opt)))
     walk_along_source(p, element_size, opt);
   if (p.stream_stores) read_source_in_order(p, element_size, opt);
   return p;

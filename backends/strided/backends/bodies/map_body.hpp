@@ -80,6 +80,7 @@ struct MapBody {
   F f;
   bool stream = false;
   bool by_blocks = false;
+  bool column_bands = false;  ///< Plan::column_bands
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
                                          const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
@@ -170,10 +171,39 @@ struct MapBody {
     (void)p, (void)tile;
     return false;
   }
+
+  /// Fetches into L2, row by row, the source rows of a streamed transpose's `tile` (its first
+  /// slab) that its column bands will read, while the thread still runs the tile before: a band
+  /// takes one line from each of the tile's rows, an order no hardware prefetcher follows, and
+  /// lines asked for a row at a time come from open DRAM pages (an 8192^2 transpose at 1 thread
+  /// on an AMD EPYC guest: 62 ms in bands of source rows, 55 ms in column bands of fetched
+  /// tiles; docs/performance.md, CPU pass 23). Host threads only.
+  template <int N>
+  void fetch_tile(const Plan<N>& p, const TileCursor<N>& tile) const {
+    fetch_tile_rows(p, tile, std::make_index_sequence<sizeof...(Srcs)>{});
+  }
 #endif
 
  private:
   using value_type = typename Dst::value_type;
+
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  template <int N, std::size_t... I>
+  void fetch_tile_rows(const Plan<N>& p, const TileCursor<N>& tile,
+                       std::index_sequence<I...>) const {
+    if (!p.column_bands || !stream) return;
+    std::ptrdiff_t off[N] = {};
+    for (int i = 0; i < p.rank; ++i)
+      for (int k = 0; k < N; ++k)
+        off[k] += static_cast<std::ptrdiff_t>(tile.coord[i] * p.blocks[i]) * p.strides[k][i];
+    const std::size_t n0 = std::min(p.blocks[0], p.dims[0] - tile.coord[0] * p.blocks[0]);
+    const std::size_t n1 = std::min(p.blocks[1], p.dims[1] - tile.coord[1] * p.blocks[1]);
+    (fetch_rows(get<I>(srcs).ptr + off[I + 1],
+                p.strides[I + 1][0] * static_cast<std::ptrdiff_t>(sizeof(*get<I>(srcs).ptr)),
+                n1 * sizeof(*get<I>(srcs).ptr), n0),
+     ...);
+  }
+#endif
 
   /// A plain copy between one element type with no ops: unit runs are memcpy.
   template <std::size_t... I>
@@ -653,8 +683,14 @@ struct MapBody {
     constexpr bool overlap = is_repeatable<F>::value;
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     if constexpr (simd::transposable_v<value_type>) {
-      bool rows = lead == 0;  // every source reads its lines along axis 1
-      ((rows = rows && s1[I + 1] == 1), ...);
+      bool across = true;  // every source reads its lines along axis 1
+      ((across = across && s1[I + 1] == 1), ...);
+      if (across && column_bands && stream && n0 >= B && n1 >= B &&
+          streams_rows(dst.ptr + (off[0] + ii(lead)), s1[0])) {
+        run_column_bands(off, n0, n1, s0, s1, lead, seq);
+        return;
+      }
+      const bool rows = across && lead == 0;
       if (rows) {
         for (std::size_t i0 = 0; i0 < n0; i0 += B) {
           if (n0 - i0 >= B || overlap) {
@@ -685,6 +721,56 @@ struct MapBody {
         else
           block<false>(off, i0, j0, bi, bj, s0, s1, seq);
       }
+    }
+  }
+
+  /// A streamed tile whose sources all read along axis 1 with unit stride, its destination rows
+  /// on lines from `lead` on: by bands of B destination rows, each walking the tile's source rows
+  /// one line apiece (their column band) and writing its B destination rows in order, whole
+  /// lines streamed. The tile's lines were fetched into L2 while the tile before it ran
+  /// (fetch_tile). Bands of B source rows across the tile instead wrote one line to each of the
+  /// tile's destination rows per band (docs/performance.md, CPU pass 23). The partial lines
+  /// before `lead` go element by element; the ragged ends as in band_of_blocks: full blocks
+  /// shifted back over their neighbours for the built-in functions, else element by element.
+  template <std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION void run_column_bands(const std::ptrdiff_t* off, std::size_t n0,
+                                                    std::size_t n1, const std::ptrdiff_t* s0,
+                                                    const std::ptrdiff_t* s1, std::size_t lead,
+                                                    std::index_sequence<I...> seq) const {
+    constexpr bool overlap = is_repeatable<F>::value;
+    const std::ptrdiff_t pitch = s1[0];
+    const std::size_t end = n0 - (n0 - lead) % B;  // full blocks in [lead, end)
+    for (std::size_t j0 = 0; j0 < n1; j0 += B) {
+      if (n1 - j0 < B && !overlap) {
+        for (std::size_t i0 = lead; i0 < end; i0 += B)
+          block<false>(off, i0, j0, B, n1 - j0, s0, s1, seq);
+        break;
+      }
+      const std::size_t a1 = block_start(j0, n1, overlap);
+      value_type* to[B] = {};
+      std::ptrdiff_t from[sizeof...(I)][B] = {};
+      STRIDED_SIMD_UNROLL
+      for (std::size_t k = 0; k < B; ++k) {
+        to[k] = dst.ptr + (off[0] + ii(a1 + k) * pitch + ii(lead));
+        ((from[I][k] = off[I + 1] + ii(lead + k) * s0[I + 1] + ii(a1)), ...);
+      }
+      for (std::size_t i0 = lead; i0 < end; i0 += B) {
+        transpose_through_f(from, to, true, seq);
+        STRIDED_SIMD_UNROLL
+        for (std::size_t k = 0; k < B; ++k) {
+          to[k] += B;
+          ((from[I][k] += ii(B) * s0[I + 1]), ...);
+        }
+      }
+    }
+    for (std::size_t j0 = 0; lead > 0 && j0 < n1; j0 += B)
+      block<false>(off, 0, j0, lead, n1 - j0 < B ? n1 - j0 : B, s0, s1, seq);
+    if (end == n0) return;
+    if constexpr (overlap) {  // (n0 >= lead + B: the shifted block stays clear of the lead)
+      band_of_blocks<false>(off, n0 - B, n0, n1, s0, s1, seq);
+    } else {
+      for (std::size_t j0 = 0; j0 < n1; j0 += B)
+        block<false>(off, end, j0, n0 - end, n1 - j0 < B ? n1 - j0 : B, s0, s1, seq);
     }
   }
 

@@ -48,6 +48,7 @@ void run_map(const Exec& exec, const Plan<N>& plan, MapBody<Dst, F, Srcs...> bod
     return;
   }
   body.stream = plan.stream_stores;
+  body.column_bands = plan.column_bands;
   body.by_blocks = moves_by_blocks(plan);
   if (r == Route::Team) {
     run_map_teams(exec, plan, body, label, kept_on(exec, kept, plan));

@@ -24,6 +24,13 @@ template <class Body>
 struct stages_tiles<Body, std::void_t<decltype(&Body::template walk_staged<1>)>> : std::true_type {
 };
 
+/// Bodies that fetch a tile's lines ahead of it (MapBody::fetch_tile).
+template <class Body, class = void>
+struct fetches_tiles : std::false_type {};
+template <class Body>
+struct fetches_tiles<Body, std::void_t<decltype(&Body::template fetch_tile<1>)>> : std::true_type {
+};
+
 /// One tile of a host kernel: staged when its body stages it, else walked.
 template <int N, class Body>
 KOKKOS_INLINE_FUNCTION void walk_host_tile(const Plan<N>& p, const TileCursor<N>& tile,
@@ -40,8 +47,20 @@ template <int N, class Body>
 KOKKOS_INLINE_FUNCTION void run_tiles(const Plan<N>& plan, std::size_t first, std::size_t last,
                                       const Body& body) {
   Body local = body;
-  for_each_tile(plan, first, last,
-                [&](std::size_t, const TileCursor<N>& tile) { walk_host_tile(plan, tile, local); });
+  for_each_tile(plan, first, last, [&](std::size_t t, const TileCursor<N>& tile) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    if constexpr (fetches_tiles<Body>::value) {
+      if (t + 1 < last) {  // the next tile's lines arrive while this one runs
+        TileCursor<N> next = tile;
+        next.next(plan);
+        local.fetch_tile(plan, next);
+      }
+    }
+#else
+    (void)t;
+#endif
+    walk_host_tile(plan, tile, local);
+  });
   local.done();
 }
 
