@@ -453,7 +453,12 @@ void check_column_bands(const Exec& exec, std::size_t m, std::size_t n, std::siz
   const std::ptrdiff_t across[] = {1, static_cast<std::ptrdiff_t>(m)};
   const strided::StridedView<const T> at(a.data(), a.size(), {m, n}, {across[0], across[1]});
   const strided::StridedView<const T> bt(b.data(), b.size(), {m, n}, {across[0], across[1]});
-  ASSERT_EQ(strided::plan(dst, at, streaming).strategy, strided::detail::Strategy::Transpose);
+  const auto plan = strided::plan(dst, at, streaming);
+  ASSERT_EQ(plan.strategy, strided::detail::Strategy::Transpose);
+  // Column-band tiles only for rows that start lines (else rows would end mid-line twice per
+  // tile).
+  EXPECT_EQ(plan.column_bands, shift == 0);
+  EXPECT_EQ(strided::explain(plan).find("column bands") != std::string::npos, shift == 0);
   const auto expect = [&](auto&& want) {
     exec.fence();
     for (T* p = storage.data(); p < out; ++p) ASSERT_EQ(*p, sentinel) << "before the view";
@@ -473,6 +478,21 @@ void check_column_bands(const Exec& exec, std::size_t m, std::size_t n, std::siz
   strided::zip_map_into(
       exec, dst, [](T x, T y) { return x - y; }, at, bt, streaming);
   expect([](T x, T y) { return x - y; });
+  if (shift == 0) return;
+  // A kept plan made for rows that start lines, run on these: column bands from each row's
+  // first whole line, the partial lines around them element by element.
+  const strided::StridedView<T> on_lines(out - shift, m * pitch, {m, n},
+                                         {static_cast<std::ptrdiff_t>(pitch), 1});
+  const auto kept = strided::make_plan(on_lines, at, streaming);
+  ASSERT_TRUE(kept.plan().column_bands);
+  std::fill(storage.begin(), storage.end(), sentinel);
+  strided::copy_into(exec, kept, dst, at);
+  expect([](T x, T) { return x; });
+  const auto kept_zip = strided::make_plan(on_lines, at, bt, streaming);
+  std::fill(storage.begin(), storage.end(), sentinel);
+  strided::zip_map_into(
+      exec, kept_zip, dst, [](T x, T y) { return T(3.0) * x - y; }, at, bt);
+  expect([](T x, T y) { return T(3.0) * x - y; });
 }
 
 TYPED_TEST(MapTest, StreamedTransposesInColumnBands) {

@@ -27,7 +27,6 @@ std::string describe(const Plan<N>& p) {
   out << "strategy " << to_string(p.strategy) << ", " << p.count << " elements";
   if (p.strategy == Strategy::Empty) return out.str();
   if (p.stream_stores) out << ", streaming stores";
-  if (p.column_bands) out << " in column bands";
   out << "\n  fused dims (innermost first) ";
   list([&](int i) { return p.dims[i]; });
   out << "\n  from axes ";
@@ -45,6 +44,8 @@ std::string describe(const Plan<N>& p) {
   out << "\n  blocks ";
   list([&](int i) { return p.blocks[i]; });
   out << ", " << p.tile_count << " tile" << (p.tile_count == 1 ? "" : "s");
+  if (p.column_bands)
+    out << "\n  tiles in column bands, each next tile's source rows fetched ahead";
   return out.str();
 }
 
