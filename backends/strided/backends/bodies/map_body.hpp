@@ -113,13 +113,13 @@ struct MapBody {
   bool walk_staged(const Plan<N>& p, const TileCursor<N>& tile) const {
     if constexpr (can_stream_v<value_type>) {
       if (!stream || p.gathered || p.rank < 2) return false;
-      std::ptrdiff_t start = 0, stride[MAX_PLAN_RANK];
-      std::size_t len[MAX_PLAN_RANK];
+      std::ptrdiff_t origin[N] = {}, stride[MAX_PLAN_RANK];
+      std::size_t extent[MAX_PLAN_RANK], len[MAX_PLAN_RANK];
+      tile_origin(p, tile, origin, extent);
+      const std::ptrdiff_t start = origin[0];
       int r = 0;
       for (int i = 0; i < p.rank; ++i) {
-        const std::size_t first = tile.coord[i] * p.blocks[i];
-        if (p.dims[i] - first < p.blocks[i]) return false;  // a ragged tile
-        start += static_cast<std::ptrdiff_t>(first) * p.strides[0][i];
+        if (extent[i] < p.blocks[i]) return false;  // a ragged tile
         if (p.blocks[i] == 1) continue;
         if (p.strides[0][i] <= 0) return false;
         int j = r++;  // the tile's axes by stride, smallest first
@@ -193,14 +193,11 @@ struct MapBody {
                        std::index_sequence<I...>) const {
     if (!p.column_bands || !stream) return;
     std::ptrdiff_t off[N] = {};
-    for (int i = 0; i < p.rank; ++i)
-      for (int k = 0; k < N; ++k)
-        off[k] += static_cast<std::ptrdiff_t>(tile.coord[i] * p.blocks[i]) * p.strides[k][i];
-    const std::size_t n0 = std::min(p.blocks[0], p.dims[0] - tile.coord[0] * p.blocks[0]);
-    const std::size_t n1 = std::min(p.blocks[1], p.dims[1] - tile.coord[1] * p.blocks[1]);
+    std::size_t len[MAX_PLAN_RANK] = {};  // (rank >= 2 here, which GCC cannot see)
+    tile_origin(p, tile, off, len);
     (fetch_rows(get<I>(srcs).ptr + off[I + 1],
                 p.strides[I + 1][0] * static_cast<std::ptrdiff_t>(sizeof(*get<I>(srcs).ptr)),
-                n1 * sizeof(*get<I>(srcs).ptr), n0),
+                len[1] * sizeof(*get<I>(srcs).ptr), len[0]),
      ...);
   }
 #endif

@@ -49,6 +49,19 @@ KOKKOS_FORCEINLINE_FUNCTION void for_each_gathered_row(const std::ptrdiff_t* off
   }
 }
 
+/// Where `tile` starts and how far it reaches: adds operand k's offset of the tile's first
+/// element to off[k], and gives its extent on each axis (the plan's blocks, shorter in the last
+/// tile of an axis) in len.
+template <int N>
+KOKKOS_INLINE_FUNCTION void tile_origin(const Plan<N>& p, const TileCursor<N>& tile,
+                                        std::ptrdiff_t* off, std::size_t* len) {
+  for (int i = 0; i < p.rank; ++i) {
+    const std::size_t start = tile.coord[i] * p.blocks[i];
+    len[i] = p.dims[i] - start < p.blocks[i] ? p.dims[i] - start : p.blocks[i];
+    for (int k = 0; k < N; ++k) off[k] += static_cast<std::ptrdiff_t>(start) * p.strides[k][i];
+  }
+}
+
 /// The element offsets of one tile, ready for a body: the body handles the two innermost axes
 /// (n0 x n1 elements, strides s0/s1 per operand) and this walks the rest with an odometer
 /// that adds and subtracts strides (no per-element index arithmetic, any rank).
@@ -61,11 +74,7 @@ KOKKOS_INLINE_FUNCTION void walk_tile_as(const Plan<N>& p, const TileCursor<N>& 
   std::ptrdiff_t off[N];
   std::size_t len[MAX_PLAN_RANK];
   for (int k = 0; k < N; ++k) off[k] = base ? base[k] : 0;
-  for (int i = 0; i < p.rank; ++i) {
-    const std::size_t start = tile.coord[i] * p.blocks[i];
-    len[i] = p.dims[i] - start < p.blocks[i] ? p.dims[i] - start : p.blocks[i];
-    for (int k = 0; k < N; ++k) off[k] += static_cast<std::ptrdiff_t>(start) * p.strides[k][i];
-  }
+  tile_origin(p, tile, off, len);
   std::ptrdiff_t s0[N], s1[N];
   for (int k = 0; k < N; ++k) {
     s0[k] = p.rank > 0 ? p.strides[k][0] : 0;
