@@ -279,6 +279,10 @@ TEST(FetchRows, AsksForEachRowsLinesBackToBack) {
   for (std::ptrdiff_t r = 0; r < 2; ++r)
     for (std::ptrdiff_t l = 0; l < 4; ++l) want.push_back(r * 64 + l * 64);
   EXPECT_EQ(fetched_rows(0, 64, 256, 2), want);
+  // Rows a pitch of no whole lines apart (200 bytes): each row's own lines, from the line it
+  // starts in to the line it ends in.
+  want = {0, 64, 128, 192, 256, 320, 384, 448, 448, 512, 576, 640};
+  EXPECT_EQ(fetched_rows(56, 200, 200, 3), want);
   // Nothing for no rows or empty rows.
   EXPECT_TRUE(fetched_rows(0, 512, 128, 0).empty());
   EXPECT_TRUE(fetched_rows(0, 512, 0, 4).empty());

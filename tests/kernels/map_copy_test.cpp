@@ -510,6 +510,56 @@ TYPED_TEST(MapTest, StreamedTransposesInColumnBands) {
   check_column_bands<std::complex<double>>(TypeParam(), 50, 37, 40, 1);
 }
 
+/// The lines that MapBody::fetch_tile asks for ahead of each tile of a column-band plan: every
+/// line of the tile's source rows, row by row, from the tile's origin (rows 203 doubles apart,
+/// so each starts at another point of a line), ragged tiles included. Only speed depends on them,
+/// so only this test sees them. (Host code: device passes have no fetch_tile.)
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+TEST(ColumnBands, EachTileFetchesItsOwnSourceRows) {
+  using strided::detail::TileCursor;
+  strided::Options streaming = strided::default_options();
+  streaming.planner.stream_bytes = 0;
+  const std::size_t m = 203, n = 139;  // ragged tiles on both axes
+  std::vector<double> a(m * n);
+  alignas(64) static double out[208 * 144];
+  const strided::StridedView<double> dst(out, 208 * 144, {m, n}, {144, 1});
+  const strided::StridedView<const double> at(a.data(), a.size(), {m, n},
+                                              {1, static_cast<std::ptrdiff_t>(m)});
+  const auto plan = strided::plan(dst, at, streaming);
+  ASSERT_TRUE(plan.column_bands);
+  auto body = strided::detail::map_body(
+      dst, [](double x) { return 2.0 * x; }, at);
+  body.stream = true;
+  // Plan axis 0 runs along the destination's rows (j), axis 1 along the sources' (i).
+  const std::size_t rows = plan.blocks[0], side = plan.blocks[1];
+  ASSERT_EQ(plan.dims[0], n);
+  TileCursor<2> tile(plan, 0);
+  std::size_t ragged = 0;
+  for (std::size_t t = 0; t < plan.tile_count; ++t, tile.next(plan)) {
+    SCOPED_TRACE(::testing::Message() << "tile " << t);
+    const std::size_t j0 = tile.coord[0] * rows, i0 = tile.coord[1] * side;
+    const std::size_t nj = std::min(rows, n - j0), ni = std::min(side, m - i0);
+    ragged += nj < rows || ni < side;
+    std::vector<const char*> want;
+    for (std::size_t j = j0; j < j0 + nj; ++j) {
+      const auto first = reinterpret_cast<std::uintptr_t>(a.data() + j * m + i0);
+      const auto last = reinterpret_cast<std::uintptr_t>(a.data() + j * m + i0 + ni) - 1;
+      for (std::uintptr_t line = first - first % 64; line <= last; line += 64)
+        want.push_back(reinterpret_cast<const char*>(line));
+    }
+    std::vector<const char*> got;
+    body.fetch_tile(plan, tile, [&](const char* line) { got.push_back(line); });
+    ASSERT_EQ(got, want);
+  }
+  EXPECT_GT(ragged, 0u);
+  // Not streamed: nothing is fetched.
+  body.stream = false;
+  std::size_t calls = 0;
+  body.fetch_tile(plan, TileCursor<2>(plan, 0), [&](const char*) { ++calls; });
+  EXPECT_EQ(calls, 0u);
+}
+#endif
+
 TYPED_TEST(MapTest, InPlaceScaleOfGappedReversedLayouts) {
   // The destination as its own source (the one overlap allowed): partial bands of a gathered
   // plan must not run twice over an element, or it is scaled twice (found by the fuzzer).

@@ -177,10 +177,15 @@ struct MapBody {
   /// takes one line from each of the tile's rows, an order no hardware prefetcher follows, and
   /// lines asked for a row at a time come from open DRAM pages (an 8192^2 transpose at 1 thread
   /// on an AMD EPYC guest: 62 ms in bands of source rows, 55 ms in column bands of fetched
-  /// tiles; docs/performance.md, CPU pass 23). Host threads only.
+  /// tiles; docs/performance.md, CPU pass 23). Host threads only. `fetch(line start)` is called
+  /// for each line (the tests record them).
+  template <int N, class Fetch>
+  void fetch_tile(const Plan<N>& p, const TileCursor<N>& tile, Fetch&& fetch) const {
+    fetch_tile_rows(p, tile, fetch, std::make_index_sequence<sizeof...(Srcs)>{});
+  }
   template <int N>
   void fetch_tile(const Plan<N>& p, const TileCursor<N>& tile) const {
-    fetch_tile_rows(p, tile, std::make_index_sequence<sizeof...(Srcs)>{});
+    fetch_tile(p, tile, [](const char* line) { simd::fetch_line_l2(line); });
   }
 #endif
 
@@ -188,8 +193,8 @@ struct MapBody {
   using value_type = typename Dst::value_type;
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-  template <int N, std::size_t... I>
-  void fetch_tile_rows(const Plan<N>& p, const TileCursor<N>& tile,
+  template <int N, class Fetch, std::size_t... I>
+  void fetch_tile_rows(const Plan<N>& p, const TileCursor<N>& tile, Fetch& fetch,
                        std::index_sequence<I...>) const {
     if (!p.column_bands || !stream) return;
     std::ptrdiff_t off[N] = {};
@@ -197,7 +202,7 @@ struct MapBody {
     tile_origin(p, tile, off, len);
     (fetch_rows(get<I>(srcs).ptr + off[I + 1],
                 p.strides[I + 1][0] * static_cast<std::ptrdiff_t>(sizeof(*get<I>(srcs).ptr)),
-                len[1] * sizeof(*get<I>(srcs).ptr), len[0]),
+                len[1] * sizeof(*get<I>(srcs).ptr), len[0], fetch),
      ...);
   }
 #endif

@@ -18,6 +18,17 @@
 
 namespace strided::detail {
 
+/// The lines that a row of `bytes` bytes from `first` touches: the line `first` lies in, and
+/// how many lines from there.
+struct RowLines {
+  const char* first;
+  std::size_t count;
+};
+inline RowLines row_lines(const void* first, std::size_t bytes) {
+  const auto at = reinterpret_cast<std::uintptr_t>(first);
+  return {reinterpret_cast<const char*>(at - at % 64), (at % 64 + bytes + 63) / 64};
+}
+
 class RowsAhead {
  public:
   /// At most this many operands' rows are fetched: each is a tile of the L2's quarter at most
@@ -27,12 +38,12 @@ class RowsAhead {
   /// Adds the n1 rows of `bytes` bytes each at first, first + pitch, ... (pitch in bytes).
   /// Ignored beyond MAX_OPERANDS, or when its rows differ from the first operand's.
   void add(const void* first, std::ptrdiff_t pitch, std::size_t bytes, std::size_t n1) {
-    const auto at = reinterpret_cast<std::uintptr_t>(first);
-    const std::size_t lines = (at % 64 + bytes + 63) / 64;  // from the line `first` starts in
-    if (m_count == MAX_OPERANDS || (m_count > 0 && (lines != m_row_lines || n1 != m_rows))) return;
-    m_line[m_count] = reinterpret_cast<const char*>(at - at % 64);
+    const RowLines row = row_lines(first, bytes);
+    if (m_count == MAX_OPERANDS || (m_count > 0 && (row.count != m_row_lines || n1 != m_rows)))
+      return;
+    m_line[m_count] = row.first;
     m_pitch[m_count++] = pitch;
-    m_row_lines = lines;
+    m_row_lines = row.count;
     m_rows = n1;
   }
 
@@ -66,16 +77,16 @@ class RowsAhead {
 /// next `pitch` bytes on, row by row: a row's lines are asked for back to back, so memory
 /// serves them from one open DRAM page (the same lines asked for a line of each row at a time
 /// arrived 1.3x slower; docs/performance.md, CPU pass 23). `fetch(line start)` is called for
-/// each line (the tests record them).
+/// each line start (the tests record them).
 template <class Fetch>
 void fetch_rows(const void* first, std::ptrdiff_t pitch, std::size_t bytes, std::size_t rows,
                 Fetch&& fetch) {
   if (bytes == 0) return;
-  const auto at = reinterpret_cast<std::uintptr_t>(first);
-  const std::size_t lines = (at % 64 + bytes + 63) / 64;  // from the line `first` starts in
-  const char* row = reinterpret_cast<const char*>(at - at % 64);
+  const char* row = static_cast<const char*>(first);
   for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t l = 0; l < lines; ++l) fetch(row + l * 64);
+    // Each row's own lines: rows a pitch of no whole lines apart start at other points of one.
+    const RowLines lines = row_lines(row, bytes);
+    for (std::size_t l = 0; l < lines.count; ++l) fetch(lines.first + l * 64);
     if (r + 1 < rows) row += pitch;  // (never a pointer past the last row)
   }
 }

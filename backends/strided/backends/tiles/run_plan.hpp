@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "strided/backends/common/tile_walk.hpp"
 #include "strided/base/compat.hpp"
@@ -25,11 +26,13 @@ struct stages_tiles<Body, std::void_t<decltype(&Body::template walk_staged<1>)>>
 };
 
 /// Bodies that fetch a tile's lines ahead of it (MapBody::fetch_tile).
+template <class Body>
+using fetch_tile_call = decltype(std::declval<const Body&>().fetch_tile(
+    std::declval<const Plan<1>&>(), std::declval<const TileCursor<1>&>()));
 template <class Body, class = void>
 struct fetches_tiles : std::false_type {};
 template <class Body>
-struct fetches_tiles<Body, std::void_t<decltype(&Body::template fetch_tile<1>)>> : std::true_type {
-};
+struct fetches_tiles<Body, std::void_t<fetch_tile_call<Body>>> : std::true_type {};
 
 /// One tile of a host kernel: staged when its body stages it, else walked.
 template <int N, class Body>
