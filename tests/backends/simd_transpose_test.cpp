@@ -239,6 +239,23 @@ TEST(RowsAhead, TwoOperandsAdvanceTogether) {
   EXPECT_EQ(fetched_lines(0, 512, 128, 3, 1, 4096), want);
 }
 
+TEST(RowsAhead, EachRowsOwnLines) {
+  // Rows a pitch of no whole lines apart (200 bytes, from byte 56): each row's lines, from the
+  // line it starts in to the line it ends in (as fetch_rows asks for them).
+  const std::vector<std::ptrdiff_t> want = {0,   64,  128, 192, 256, 320,
+                                            384, 448, 448, 512, 576, 640};
+  EXPECT_EQ(fetched_lines(56, 200, 200, 3, 1), want);
+  EXPECT_EQ(fetched_lines(56, 200, 200, 3, 7), want);
+}
+
+TEST(RowsAhead, OperandsOfOtherOffsetsKeepTheirOwnPlaces) {
+  // The second operand starts 40 bytes into a line, so its rows of 64 bytes touch two lines
+  // where the first's touch one: each takes turns until its own rows are done.
+  const std::vector<std::ptrdiff_t> want = {0, 4096, 512, 4160, 1024, 4608, 4672, 5120, 5184};
+  EXPECT_EQ(fetched_lines(0, 512, 64, 3, 1, 4096 + 40), want);
+  EXPECT_EQ(fetched_lines(0, 512, 64, 3, 4, 4096 + 40), want);
+}
+
 TEST(RowsAhead, NothingWithoutRows) {
   EXPECT_TRUE(fetched_lines(0, 512, 128, 0, 4).empty());
   strided::detail::RowsAhead none;

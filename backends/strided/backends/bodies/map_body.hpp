@@ -702,8 +702,7 @@ struct MapBody {
             else
               band_of_blocks<false>(off, a0, n0, n1, s0, s1, seq);
           } else {
-            for (std::size_t j0 = 0; j0 < n1; j0 += B)
-              block<false>(off, i0, j0, n0 - i0, n1 - j0 < B ? n1 - j0 : B, s0, s1, seq);
+            short_band(off, i0, n0 - i0, n1, s0, s1, seq);
           }
         }
         return;
@@ -765,15 +764,24 @@ struct MapBody {
         }
       }
     }
-    for (std::size_t j0 = 0; lead > 0 && j0 < n1; j0 += B)
-      block<false>(off, 0, j0, lead, n1 - j0 < B ? n1 - j0 : B, s0, s1, seq);
+    if (lead > 0) short_band(off, 0, lead, n1, s0, s1, seq);
     if (end == n0) return;
     if constexpr (overlap) {  // (n0 >= lead + B: the shifted block stays clear of the lead)
       band_of_blocks<false>(off, n0 - B, n0, n1, s0, s1, seq);
     } else {
-      for (std::size_t j0 = 0; j0 < n1; j0 += B)
-        block<false>(off, end, j0, n0 - end, n1 - j0 < B ? n1 - j0 : B, s0, s1, seq);
+      short_band(off, end, n0 - end, n1, s0, s1, seq);
     }
+  }
+
+  /// The `rows` (at most B) rows of axis 0 from i0, across the tile's n1 columns, element by
+  /// element in blocks of up to B columns: a band too short for the in-register transposes.
+  template <std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION void short_band(const std::ptrdiff_t* off, std::size_t i0,
+                                              std::size_t rows, std::size_t n1,
+                                              const std::ptrdiff_t* s0, const std::ptrdiff_t* s1,
+                                              std::index_sequence<I...> seq) const {
+    for (std::size_t j0 = 0; j0 < n1; j0 += B)
+      block<false>(off, i0, j0, rows, n1 - j0 < B ? n1 - j0 : B, s0, s1, seq);
   }
 
   /// The B rows of axis 0 from i0 (all inside n0), every source reading its lines along axis 1

@@ -32,19 +32,20 @@ inline RowLines row_lines(const void* first, std::size_t bytes) {
 class RowsAhead {
  public:
   /// At most this many operands' rows are fetched: each is a tile of the L2's quarter at most
-  /// (the planner's A + B^T tiles), beside a stage of the same size.
+  /// (the planner's A + B^T tiles), beside a stage of the same size. Fetches are hints: the
+  /// rows of a further operand are read without them.
   static constexpr int MAX_OPERANDS = 2;
 
-  /// Adds the n1 rows of `bytes` bytes each at first, first + pitch, ... (pitch in bytes).
-  /// Ignored beyond MAX_OPERANDS, or when its rows differ from the first operand's.
+  /// Adds the n1 rows of `bytes` bytes each at first, first + pitch, ... (pitch in bytes). Each
+  /// operand keeps its own place: operands may differ in rows, lengths and offsets in a line.
   void add(const void* first, std::ptrdiff_t pitch, std::size_t bytes, std::size_t n1) {
-    const RowLines row = row_lines(first, bytes);
-    if (m_count == MAX_OPERANDS || (m_count > 0 && (row.count != m_row_lines || n1 != m_rows)))
-      return;
-    m_line[m_count] = row.first;
-    m_pitch[m_count++] = pitch;
-    m_row_lines = row.count;
-    m_rows = n1;
+    if (m_count == MAX_OPERANDS || bytes == 0 || n1 == 0) return;
+    Rows& rows = m_rows[m_count++];
+    rows.row = static_cast<const char*>(first);
+    rows.pitch = pitch;
+    rows.bytes = bytes;
+    rows.left = n1;
+    rows.start_row();
   }
 
   /// Fetches the next `lines` lines of every operand's rows (nothing once all are fetched).
@@ -52,25 +53,50 @@ class RowsAhead {
     step(lines, [](const char* line) { simd::prefetch_rows<1, simd::FetchInto::l2>(line, 0); });
   }
 
-  /// The same, calling fetch(line start) for each line (the tests record them).
+  /// The same, calling fetch(line start) for each line (the tests record them). The operands
+  /// take turns, a line each.
   template <class Fetch>
   void step(std::size_t lines, Fetch&& fetch) {
-    for (std::size_t t = 0; t < lines && m_row < m_rows; ++t) {
-      for (int c = 0; c < m_count; ++c) fetch(m_line[c] + m_in_row * 64);
-      if (++m_in_row == m_row_lines) {  // (counted: a division per line cost a tenth of a tile)
-        m_in_row = 0;
-        if (++m_row < m_rows)  // (never a pointer past the last row)
-          for (int c = 0; c < m_count; ++c) m_line[c] += m_pitch[c];
-      }
+    for (std::size_t t = 0; t < lines; ++t) {
+      bool any = false;
+      for (int c = 0; c < m_count; ++c)
+        if (m_rows[c].left > 0) {
+          fetch(m_rows[c].line);
+          m_rows[c].next_line();
+          any = true;
+        }
+      if (!any) return;
     }
   }
 
  private:
-  const char* m_line[MAX_OPERANDS] = {};  // each operand's current row, from its first line
-  std::ptrdiff_t m_pitch[MAX_OPERANDS] = {};
+  /// One operand's place: the line to fetch next, in the row at `row`.
+  struct Rows {
+    const char* row = nullptr;
+    std::ptrdiff_t pitch = 0;
+    std::size_t bytes = 0;
+    std::size_t left = 0;  // rows from `row` on, its own included
+    const char* line = nullptr;
+    std::size_t row_lines_left = 0;  // (counted: a division per line cost a tenth of a tile)
+
+    void start_row() {
+      // Each row's own lines: rows a pitch of no whole lines apart start at other points of one.
+      const RowLines lines = row_lines(row, bytes);
+      line = lines.first;
+      row_lines_left = lines.count;
+    }
+    void next_line() {
+      line += 64;
+      if (--row_lines_left > 0) return;
+      if (--left > 0) {  // (never a pointer past the last row)
+        row += pitch;
+        start_row();
+      }
+    }
+  };
+
+  Rows m_rows[MAX_OPERANDS];
   int m_count = 0;
-  std::size_t m_row_lines = 0, m_rows = 0;
-  std::size_t m_row = 0, m_in_row = 0;  // the next line: row m_row, line m_in_row of it
 };
 
 /// Fetches into L2 the lines of `rows` rows of `bytes` bytes each, the first at `first` and the
