@@ -999,39 +999,54 @@ TEST(MakePlan, EvenBlocksLeaveNoThinLastPiece) {
       }
 }
 
-TEST(MakePlan, StreamedCopiesOfWholeRunsReadTheSourceInOrder) {
+TEST(MakePlan, StreamedCopiesOfRunsTileLongSourceRows) {
   PlannerOptions streamed = with_l2(), cached = with_l2();
   streamed.stream_bytes = 0;
   cached.stream_bytes = ~std::size_t(0);
   // W1.perm0213 in small: runs of 32 f64 (256 bytes) on both sides, the next two axes swapped.
-  // Axes 1.. follow the source's strides, and a tile is one run by the source's next axis, so
-  // the source is read in order and the destination's runs fall where they fall.
+  // The plan keeps the destination's order. A tile takes whole runs, 8 of the destination's
+  // next axis (destination runs of 2 KiB), then the source's next axes by its strides, whole
+  // while the tile stays within half the L2 and the plan keeps 1024 tiles (but tiles of 4096
+  // elements at least): 8 source rows of 512 elements.
   const Extents e = {8, 16, 16, 32};
   const StrideSet s = {{8192, 512, 32, 1}, {8192, 32, 512, 1}};
   const auto p = plan_of<2>(e, s, 8, streamed);
+  const Extents long_rows = {32, 8, 16, 1};
   EXPECT_EQ(p.strategy, Strategy::Tiled);
   EXPECT_FALSE(p.custom_walk);
-  EXPECT_EQ(plan_strides(p, 1), (Strides{1, 32, 512, 8192}));
-  EXPECT_EQ(plan_strides(p, 0), (Strides{1, 512, 32, 8192}));
-  EXPECT_EQ(blocks_of_plan(p), (Extents{32, 16, 1, 1}));
+  EXPECT_EQ(plan_strides(p, 0), (Strides{1, 32, 512, 8192}));
+  EXPECT_EQ(plan_strides(p, 1), (Strides{1, 512, 32, 8192}));
+  EXPECT_EQ(blocks_of_plan(p), long_rows);
+  EXPECT_EQ(p.tile_count, 16u);
   expect_visits_match<2>(p, e, s, nullptr);
-  // Unstreamed outputs keep the destination's order (its lines stay in cache anyway).
-  EXPECT_EQ(plan_strides(plan_of<2>(e, s, 8, cached), 0), (Strides{1, 32, 512, 8192}));
-  // Runs under 256 bytes keep it too (32 floats: 128 bytes, two lines).
-  EXPECT_EQ(plan_strides(plan_of<2>(e, s, 4, streamed), 0), (Strides{1, 32, 512, 8192}));
-  // A reversed source run (stride -1) and zip maps of several sources keep the plan's order.
+  // Runs of 32 f32 (128 bytes): 16 of the destination's next axis make runs of 2 KiB.
+  EXPECT_EQ(blocks_of_plan(plan_of<2>(e, s, 4, streamed)), (Extents{32, 16, 8, 1}));
+  // W1.perm0213 itself (64^4, 2^24 elements): tiles of 2^24 / 1024 elements, 4 source rows of
+  // 4096; with a 64 KiB L2, tiles of 4096 elements.
+  const Extents w1 = {64, 64, 64, 64};
+  const StrideSet w1s = {{262144, 4096, 64, 1}, {262144, 64, 4096, 1}};
+  const auto full = plan_of<2>(w1, w1s, 8, streamed);
+  EXPECT_EQ(blocks_of_plan(full), (Extents{64, 4, 64, 1}));
+  EXPECT_EQ(full.tile_count, 1024u);
+  PlannerOptions small_l2 = with_l2(std::size_t(64) << 10);
+  small_l2.stream_bytes = 0;
+  EXPECT_EQ(blocks_of_plan(plan_of<2>(w1, w1s, 8, small_l2)), (Extents{64, 4, 16, 1}));
+  // Unstreamed outputs keep the planner's L1 tiles (their lines stay in cache anyway), and so do
+  // a reversed source run (stride -1) and zip maps of several sources.
+  EXPECT_NE(blocks_of_plan(plan_of<2>(e, s, 8, cached)), long_rows);
   const StrideSet reversed = {{8192, 512, 32, 1}, {8192, 32, 512, -1}};
-  EXPECT_EQ(plan_strides(plan_of<2>(e, reversed, 8, streamed), 0), (Strides{1, 32, 512, 8192}));
+  EXPECT_NE(blocks_of_plan(plan_of<2>(e, reversed, 8, streamed)), long_rows);
   const StrideSet zip = {{8192, 512, 32, 1}, {8192, 32, 512, 1}, {8192, 512, 32, 1}};
-  EXPECT_EQ(plan_strides(plan_of<3>(e, zip, 8, streamed), 0), (Strides{1, 32, 512, 8192}));
-  // A long run under a small tile cap: the source's next axis is cut, never the run.
+  EXPECT_NE(blocks_of_plan(plan_of<3>(e, zip, 8, streamed)), long_rows);
+  // A run longer than 2 KiB takes one of the destination's next axis; under a small tile cap the
+  // source's next axis is cut, never the run.
   PlannerOptions capped = streamed;
   capped.max_tile_elements = 4096;
   const Extents wide = {64, 4, 1024};
   const StrideSet ws = {{4096, 1024, 1}, {1024, 65536, 1}};
   const auto w = plan_of<2>(wide, ws, 8, capped);
-  EXPECT_EQ(plan_strides(w, 1), (Strides{1, 1024, 65536}));
-  EXPECT_EQ(blocks_of_plan(w), (Extents{1024, 4, 1}));
+  EXPECT_EQ(plan_strides(w, 1), (Strides{1, 65536, 1024}));
+  EXPECT_EQ(blocks_of_plan(w), (Extents{1024, 1, 4}));
   expect_visits_match<2>(w, wide, ws, nullptr);
 }
 

@@ -77,10 +77,12 @@ TYPED_TEST(MapTest, MDRangeTileScheduleGivesTheSameResults) {
     check_copy<double>(TypeParam(), extents, rng, mdrange);
 }
 
-TYPED_TEST(MapTest, StreamedRunsAreReadInTheSourcesOrder) {
+TYPED_TEST(MapTest, StreamedRunsTileLongSourceRows) {
   // Runs of 40 elements on both sides and the next two axes swapped (W1.perm0213 in small),
-  // the destination's runs 43 apart (most start mid-line): a streamed plan reads the source in
-  // its own order and writes each run where it falls.
+  // the destination's runs 43 apart (most start mid-line): a streamed plan keeps the
+  // destination's order. A tile takes 7 runs of its next axis (2 KiB), then the source's axes
+  // by stride: its next whole (12), then that axis grown to 8 of 10 (a tile of 4096 elements at
+  // most): 8 source rows of 480 elements, written as destination runs of 8 x 40.
   strided::Options streaming = strided::default_options();
   streaming.planner.stream_bytes = 1024;
   std::mt19937 rng(21);
@@ -91,7 +93,8 @@ TYPED_TEST(MapTest, StreamedRunsAreReadInTheSourcesOrder) {
   std::vector<double> buffer(430 * 12 * 6 + 3, strided_test::sentinel<double>());
   const strided::StridedView<double> dst(buffer.data(), buffer.size(), extents, strides, 0);
   const std::string plan = strided::explain(strided::plan(dst, src.view, streaming));
-  EXPECT_NE(plan.find("operand 1 strides [1, 40, 480, 4800]"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("operand 1 strides [1, 480, 40, 4800]"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("blocks [40, 8, 12, 1]"), std::string::npos) << plan;
   strided::copy_into(TypeParam(), dst, src.view, streaming);
   EXPECT_TRUE(strided_test::elements_equal(
       dst, [&](const std::vector<std::size_t>& i) { return read(src.view, i); }, src.view));

@@ -715,38 +715,61 @@ bool column_band_tiles(Plan<N>& p, const std::size_t* element_size, const Planne
   return true;
 }
 
-/// Shortest destination run (bytes) for which a streamed copy reads its source in order.
-inline constexpr std::size_t SOURCE_ORDER_RUN_BYTES = 256;
+/// Bytes of the destination runs that a tile of long_source_rows writes at least.
+inline constexpr std::size_t DESTINATION_RUN_BYTES = 2048;
+/// Tiles that long_source_rows leaves a plan of many elements at least: a GPU runs one team per
+/// map tile and needs 4 on each of an H200's 132 SMs, twice over (tiles of 4096 elements and
+/// up, whatever the count).
+inline constexpr std::size_t LONG_ROWS_MIN_TILES = 1024;
 
-/// A streamed copy whose operands share a unit axis 0 but differ beyond it (W1.perm0213: runs
-/// of 512 bytes): reads its source in the source's own order, and the destination takes its
-/// runs, whole lines by non-temporal stores, where they fall. Scattered reads keep the hardware
-/// prefetchers from running ahead; scattered runs of whole lines written by streaming stores
-/// cost nothing extra (measured on an AMD EPYC guest at 1 thread, runs of 512 bytes: 28 GB/s
-/// read scattered and written in order, 55 GB/s read in order and written scattered, 44 GB/s a
-/// contiguous copy). Axes 1.. are sorted by the source's |stride|, and a tile is a whole run of
-/// axis 0 by the source's next axis (capped), so consecutive tiles continue the source.
-/// Only maps stream, so no fold order depends on this.
+/// A streamed copy whose operands share a unit axis 0 but differ beyond it (W1.perm0213, HPTT's
+/// permutations that keep their first axis) is a transpose of runs. A tile takes whole runs of
+/// axis 0, enough of the destination's next axes by |stride| for destination runs of
+/// DESTINATION_RUN_BYTES, then the source's next axes by its |stride|, whole while half the L2
+/// holds the tile and the plan keeps LONG_ROWS_MIN_TILES tiles: a few long source rows, which
+/// the hardware prefetchers follow, written as long destination runs. Tiles walk in the plan's
+/// order. Measured on an AMD EPYC guest at 1 thread (docs/performance.md, CPU pass 25): HPTT's 32
+/// x 8 x 28 x 28 x 298 permuted (0 4 2 1 3), runs of 256 bytes, at 35% of a scale-copy read in
+/// the source's order (a tile was one run by the source's next axis), 88-90% in these tiles;
+/// W1.perm0213 89% to 97% of the copy limit. Only maps stream: no fold order depends on this.
 template <int N>
-void read_source_in_order(Plan<N>& p, const std::size_t* element_size, const PlannerOptions& opt) {
+void long_source_rows(Plan<N>& p, const std::size_t* element_size, const PlannerOptions& opt) {
   if (N != 2 || opt.block_override || p.strategy != Strategy::Tiled || p.gathered || p.rank < 2)
     return;
   if (p.strides[0][0] != 1 || p.strides[1][0] != 1) return;
-  if (saturating_mul(p.dims[0], element_size[0]) < SOURCE_ORDER_RUN_BYTES) return;
+  const std::size_t run = saturating_mul(p.dims[0], element_size[0]);
+  if (run < opt.cache_line) return;
+  const std::size_t l2_half = planner_l2_bytes(opt) / 2 / element_size[0];
+  const std::size_t enough_tiles = std::max<std::size_t>(4096, p.count / LONG_ROWS_MIN_TILES);
+  const std::size_t most =
+      std::max<std::size_t>(1, std::min({opt.max_tile_elements, l2_half, enough_tiles}));
+  for (int i = 0; i < p.rank; ++i) p.blocks[i] = 1;
+  p.blocks[0] = p.dims[0];
+  std::size_t tile = p.dims[0];
+  // The destination's runs: its next axes by |stride| (the plan's order weighs the source
+  // too), until DESTINATION_RUN_BYTES.
   int order[MAX_PLAN_RANK] = {};
-  order_by_stride(p, 1, 1, order);
-  PlanAxes<N> q = p;
-  for (int j = 0; j < p.rank; ++j) {
-    const int i = order[j];
-    q.dims[j] = p.dims[i];
-    q.first_axis[j] = p.first_axis[i];
-    q.fused_axes[j] = p.fused_axes[i];
-    for (int k = 0; k < N; ++k) q.strides[k][j] = p.strides[k][i];
-    q.blocks[j] = j < 2 ? q.dims[j] : 1;
+  order_by_stride(p, 0, 1, order);
+  const std::size_t run_elements = DESTINATION_RUN_BYTES / element_size[0];
+  for (int j = 1; j < p.rank && tile < run_elements; ++j) {
+    const int a = order[j];
+    p.blocks[a] = std::min(p.dims[a], (run_elements + tile - 1) / tile);
+    tile = saturating_mul(tile, p.blocks[a]);
   }
-  cap_tile(q, opt.max_tile_elements);
-  count_tiles(q);
-  static_cast<PlanAxes<N>&>(p) = q;
+  // The source's rows: its next axes by |stride|, whole while the tile may grow, then part of
+  // the first that does not fit.
+  order_by_stride(p, 1, 1, order);
+  for (int j = 1; j < p.rank; ++j) {
+    const int a = order[j];
+    if (p.blocks[a] == p.dims[a]) continue;
+    const std::size_t others = tile / p.blocks[a];
+    p.blocks[a] = std::max(p.blocks[a], std::min(p.dims[a], most / others));
+    tile = saturating_mul(others, p.blocks[a]);
+    if (p.blocks[a] < p.dims[a]) break;
+  }
+  cap_tile(p, opt.max_tile_elements);
+  count_tiles(p);
+  p.custom_walk = false;
 }
 
 /// Builds the plan for operands that share `extents` (logical rank `rank`, any size), with
@@ -763,7 +786,7 @@ Plan<N> make_plan(std::size_t rank, const std::size_t* extents,
   if (p.stream_stores && (p.strategy == Strategy::Transpose || p.gathered) &&
       !(on_lines && column_band_tiles(p, element_size, opt)))
     walk_along_source(p, element_size, opt);
-  if (p.stream_stores) read_source_in_order(p, element_size, opt);
+  if (p.stream_stores) long_source_rows(p, element_size, opt);
   return p;
 }
 
