@@ -729,9 +729,9 @@ inline constexpr std::size_t LONG_ROWS_MIN_TILES = 1024;
 /// holds the tile and the plan keeps LONG_ROWS_MIN_TILES tiles: a few long source rows, which
 /// the hardware prefetchers follow, written as long destination runs. Tiles walk in the plan's
 /// order. Measured on an AMD EPYC guest at 1 thread (docs/performance.md, CPU pass 25): HPTT's 32
-/// x 8 x 28 x 28 x 298 permuted (0 4 2 1 3), runs of 256 bytes, at 35% of a scale-copy read in
-/// the source's order (a tile was one run by the source's next axis), 88-90% in these tiles;
-/// W1.perm0213 89% to 97% of the copy limit. Only maps stream: no fold order depends on this.
+/// x 8 x 28 x 28 x 298 permuted (0 4 2 1 3), runs of 256 bytes, at 35-37% of a scale-copy read in
+/// the source's order (a tile was one run by the source's next axis), 82-87% in these tiles;
+/// W1.perm0213 89-90% to 97-103% of the copy limit. Only maps stream: no fold order depends on it.
 template <int N>
 void long_source_rows(Plan<N>& p, const std::size_t* element_size, const PlannerOptions& opt) {
   if (N != 2 || opt.block_override || p.strategy != Strategy::Tiled || p.gathered || p.rank < 2)
