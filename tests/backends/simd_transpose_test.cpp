@@ -203,9 +203,14 @@ std::vector<std::ptrdiff_t> fetched_lines(std::size_t start, std::ptrdiff_t pitc
   strided::detail::RowsAhead ahead;
   ahead.add(base + start, pitch, bytes, rows);
   if (second != 0) ahead.add(base + start + second, pitch, bytes, rows);
+  const std::size_t queued = ahead.lines_left();
   std::vector<std::ptrdiff_t> lines;
-  for (int s = 0; s < 1000; ++s)
+  for (int s = 0; s < 1000; ++s) {
     ahead.step(per_step, [&](const char* line) { lines.push_back(line - base); });
+    // Counted down as they go: a paced fetch spreads what is left over the blocks.
+    EXPECT_EQ(ahead.lines_left(), queued - lines.size());
+  }
+  EXPECT_EQ(lines.size(), queued);
   return lines;
 }
 

@@ -33,7 +33,8 @@ template <int N>
   if (a.rank != b.rank || a.count != b.count || a.tile_count != b.tile_count ||
       a.strategy != b.strategy || a.transpose_axis != b.transpose_axis ||
       a.gathered != b.gathered || a.stream_stores != b.stream_stores ||
-      a.column_bands != b.column_bands || a.custom_walk != b.custom_walk)
+      a.column_bands != b.column_bands || a.paced_fetch != b.paced_fetch ||
+      a.custom_walk != b.custom_walk)
     return ::testing::AssertionFailure() << "scalar fields differ";
   for (int i = 0; i < a.rank; ++i) {
     if (a.dims[i] != b.dims[i] || a.blocks[i] != b.blocks[i] || a.tiles[i] != b.tiles[i] ||

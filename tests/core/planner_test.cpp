@@ -913,6 +913,46 @@ TEST(MakePlan, StreamedTransposesRunInColumnBandTiles) {
   EXPECT_FALSE(two.custom_walk);
 }
 
+TEST(MakePlan, ColumnBandsPaceTheFetchesOfPackedSourceRows) {
+  PlannerOptions streamed = with_l2();
+  streamed.stream_bytes = 0;
+  // 40 source rows 512 bytes apart (a 1000 x 64 source): 20 KB, within the 32 KiB of
+  // block_bytes, not within 16 KiB.
+  const Extents e = {1000, 64};
+  const StrideSet s = {{1, 1000}, {64, 1}};
+  const auto packed = plan_of<2>(e, s, 8, streamed);
+  ASSERT_TRUE(packed.column_bands);
+  EXPECT_EQ(blocks_of_plan(packed), (Extents{40, 64}));
+  EXPECT_TRUE(packed.paced_fetch);
+  PlannerOptions small = streamed;
+  small.block_bytes = 16 << 10;
+  const auto apart = plan_of<2>(e, s, 8, small);
+  ASSERT_TRUE(apart.column_bands);
+  EXPECT_FALSE(apart.paced_fetch);
+  EXPECT_EQ(blocks_of_plan(apart), blocks_of_plan(packed));  // only the fetch differs
+  // A 1000^2 transpose: rows 8000 bytes apart, fetched before the tile whatever the L2.
+  const auto square = plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, streamed);
+  ASSERT_TRUE(square.column_bands);
+  EXPECT_FALSE(square.paced_fetch);
+  EXPECT_FALSE(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2(64 << 20)).paced_fetch);
+  // 64^4: the swap of axis pairs (1 0 3 2, W1.perm1032) reads 32 rows 512 bytes apart, paced;
+  // the reversal (W1.perm3210) 32 rows 2 MiB apart, not.
+  const Extents q = {64, 64, 64, 64};
+  const auto swap = plan_of<2>(q, {{1, 64, 4096, 262144}, {64, 1, 262144, 4096}}, 8, streamed);
+  ASSERT_TRUE(swap.column_bands);
+  EXPECT_TRUE(swap.paced_fetch);
+  const auto reversal = plan_of<2>(q, {{1, 262144, 64, 4096}, {262144, 1, 4096, 64}}, 8, streamed);
+  ASSERT_TRUE(reversal.column_bands);
+  EXPECT_FALSE(reversal.paced_fetch);
+  // Two sources: paced only when both are packed (the second's rows 1 KiB apart: 40 KB).
+  EXPECT_TRUE(plan_of<3>(e, {{1, 1000}, {64, 1}, {64, 1}}, 8, streamed).paced_fetch);
+  const auto mixed = plan_of<3>(e, {{1, 1000}, {64, 1}, {128, 1}}, 8, streamed);
+  ASSERT_TRUE(mixed.column_bands);
+  EXPECT_FALSE(mixed.paced_fetch);
+  // Plans not in column bands never pace.
+  EXPECT_FALSE(plan_of<2>(e, {{1, 1000}, {1, 1000}}, 8, streamed).paced_fetch);
+}
+
 TEST(MakePlan, OtherStreamedTransposesWalkTilesAlongTheSource) {
   PlannerOptions streamed = with_l2();
   streamed.stream_bytes = 0;

@@ -462,6 +462,12 @@ void check_column_bands(const Exec& exec, std::size_t m, std::size_t n, std::siz
   // tile).
   EXPECT_EQ(plan.column_bands, shift == 0);
   EXPECT_EQ(strided::explain(plan).find("column bands") != std::string::npos, shift == 0);
+  // Packed source rows (m short) fetch the next tile between this one's blocks: both kinds of
+  // fetch run below.
+  const bool packed = plan.blocks[0] * m * sizeof(T) <= streaming.planner.block_bytes;
+  EXPECT_EQ(plan.paced_fetch, shift == 0 && packed);
+  EXPECT_EQ(strided::explain(plan).find("a few lines per block") != std::string::npos,
+            shift == 0 && packed);
   const auto expect = [&](auto&& want) {
     exec.fence();
     for (T* p = storage.data(); p < out; ++p) ASSERT_EQ(*p, sentinel) << "before the view";
@@ -513,10 +519,11 @@ TYPED_TEST(MapTest, StreamedTransposesInColumnBands) {
   check_column_bands<std::complex<double>>(TypeParam(), 50, 37, 40, 1);
 }
 
-/// The lines that MapBody::fetch_tile asks for ahead of each tile of a column-band plan: every
-/// line of the tile's source rows, row by row, from the tile's origin (rows 203 doubles apart,
-/// so each starts at another point of a line), ragged tiles included. Only speed depends on them,
-/// so only this test sees them. (Host code: device passes have no fetch_tile.)
+/// The lines that MapBody::fetch_tile asks for ahead of each tile of a column-band plan, at once
+/// or queued for a paced fetch: every line of the tile's source rows, row by row, from the
+/// tile's origin (rows 203 doubles apart, so each starts at another point of a line), ragged
+/// tiles included. Only speed depends on them, so only this test sees them. (Host code: device
+/// passes have no fetch_tile.)
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
 TEST(ColumnBands, EachTileFetchesItsOwnSourceRows) {
   using strided::detail::TileCursor;
@@ -551,8 +558,26 @@ TEST(ColumnBands, EachTileFetchesItsOwnSourceRows) {
         want.push_back(reinterpret_cast<const char*>(line));
     }
     std::vector<const char*> got;
-    body.fetch_tile(plan, tile, [&](const char* line) { got.push_back(line); });
+    const auto record = [&](const char* line) { got.push_back(line); };
+    body.fetch_tile(plan, tile, record);
     ASSERT_EQ(got, want);
+    // Paced (as the planner marks tiles of packed source rows): queued for the tile before to
+    // fetch between its blocks, the same lines in the same order.
+    auto paced = plan;
+    paced.paced_fetch = true;
+    strided::detail::RowsAhead ahead;
+    body.next_tile_rows = &ahead;
+    got.clear();
+    body.fetch_tile(paced, tile, record);
+    EXPECT_TRUE(got.empty());
+    ASSERT_EQ(ahead.lines_left(), want.size());
+    ahead.step(want.size(), record);
+    ASSERT_EQ(got, want);
+    // Not paced: fetched at once, whatever the body holds.
+    got.clear();
+    body.fetch_tile(plan, tile, record);
+    ASSERT_EQ(got, want);
+    body.next_tile_rows = nullptr;
   }
   EXPECT_GT(ragged, 0u);
   // Not streamed: nothing is fetched.

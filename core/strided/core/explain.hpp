@@ -45,7 +45,8 @@ std::string describe(const Plan<N>& p) {
   list([&](int i) { return p.blocks[i]; });
   out << ", " << p.tile_count << " tile" << (p.tile_count == 1 ? "" : "s");
   if (p.column_bands)
-    out << "\n  tiles in column bands, each next tile's source rows fetched ahead";
+    out << "\n  tiles in column bands, each next tile's source rows fetched ahead"
+        << (p.paced_fetch ? ", a few lines per block" : "");
   return out.str();
 }
 

@@ -72,6 +72,10 @@ struct PlanAxes {
   /// destination rows (column bands of the sources) and fetch the next tile's source rows
   /// while it runs (column_band_tiles).
   bool column_bands = false;
+  /// Column-band plans whose tiles' source rows lie within block_bytes: the next tile's
+  /// source rows are fetched a few lines per block while this tile runs, rather than all
+  /// before it (column_band_tiles).
+  bool paced_fetch = false;
   /// The order tiles are walked in (fastest first) when `custom_walk`; axis order otherwise.
   /// Streamed transposes walk along the source's lines, so that consecutive tiles continue the
   /// same source rows (long read streams) while every destination line is stored whole anyway.
@@ -88,8 +92,8 @@ template <int N>
 void assign_axes(PlanAxes<N>& to, const PlanAxes<N>& from) {
   // Every field by name: a field added to PlanAxes stops this compiling until it is copied here.
   const auto& [rank, count, dims, blocks, tiles, tile_count, strides, first_axis, fused_axes,
-               strategy, transpose_axis, gathered, stream_stores, column_bands, custom_walk, walk] =
-      from;
+               strategy, transpose_axis, gathered, stream_stores, column_bands, paced_fetch,
+               custom_walk, walk] = from;
   to.rank = rank;
   to.count = count;
   to.tile_count = tile_count;
@@ -98,6 +102,7 @@ void assign_axes(PlanAxes<N>& to, const PlanAxes<N>& from) {
   to.gathered = gathered;
   to.stream_stores = stream_stores;
   to.column_bands = column_bands;
+  to.paced_fetch = paced_fetch;
   to.custom_walk = custom_walk;
   for (int i = 0; i < rank; ++i) {
     to.dims[i] = dims[i];

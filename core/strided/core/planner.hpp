@@ -690,8 +690,14 @@ inline constexpr std::size_t TRANSPOSE_BAND_ROWS = 32;
 /// EPYC guest: 62 ms in tiles of 256 x 64 walked along the source, 53 ms in tiles of 32 x 64;
 /// docs/performance.md, CPU pass 23). Rows that start mid-line keep the planner's tiles: tiles
 /// this narrow would leave a partial line at both ends of every row (HPTT's 7264^2 from a
-/// std::vector, 16 bytes past a line: 146 ms, against 45 in the planner's tiles). False (the
-/// plan unchanged) for other plans.
+/// std::vector, 16 bytes past a line: 146 ms, against 45 in the planner's tiles).
+/// The next tile's source rows are fetched between the blocks of this one, a row at a time
+/// (`paced_fetch`), when each source's tile rows lie within block_bytes (the L1 budget: rows
+/// packed together, W1.perm1032's 32 rows 512 bytes apart), and all before this tile otherwise.
+/// Paced, W1.perm1032 ran at 66-79% of the copy limit against 52-62% (1 and 2 threads, an AMD
+/// EPYC guest); tiles whose rows span 1 MiB gained or lost within noise, and a 64^4 reversal
+/// (rows 2 MiB apart) ran 1.1-1.6x slower (docs/performance.md, CPU pass 26). False (the plan
+/// unchanged) for other plans.
 template <int N>
 bool column_band_tiles(Plan<N>& p, const std::size_t* element_size, const PlannerOptions& opt) {
   if (opt.block_override || N < 2 || p.gathered || p.strategy != Strategy::Transpose ||
@@ -712,6 +718,11 @@ bool column_band_tiles(Plan<N>& p, const std::size_t* element_size, const Planne
   count_tiles(p);
   p.custom_walk = false;
   p.column_bands = true;
+  p.paced_fetch = true;
+  for (int k = 1; k < N; ++k)
+    p.paced_fetch =
+        p.paced_fetch && saturating_mul(saturating_mul(magnitude(p.strides[k][0]), p.blocks[0]),
+                                        element_size[k]) <= opt.block_bytes;
   return true;
 }
 

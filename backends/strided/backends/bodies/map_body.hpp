@@ -81,6 +81,9 @@ struct MapBody {
   bool stream = false;
   bool by_blocks = false;
   bool column_bands = false;  ///< Plan::column_bands
+  /// Where run_tiles queues the next tile's source rows for a paced fetch (Plan::paced_fetch):
+  /// set on its thread's copy of the body, null elsewhere.
+  RowsAhead* next_tile_rows = nullptr;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::ptrdiff_t* off, std::size_t n0, std::size_t n1,
                                          const std::ptrdiff_t* s0, const std::ptrdiff_t* s1) const {
@@ -177,15 +180,28 @@ struct MapBody {
   /// takes one line from each of the tile's rows, an order no hardware prefetcher follows, and
   /// lines asked for a row at a time come from open DRAM pages (an 8192^2 transpose at 1 thread
   /// on an AMD EPYC guest: 62 ms in bands of source rows, 55 ms in column bands of fetched
-  /// tiles; docs/performance.md, CPU pass 23). Host threads only. `fetch(line start)` is called
-  /// for each line (the tests record them).
+  /// tiles; docs/performance.md, CPU pass 23). A paced plan only queues them in `next_tile_rows`,
+  /// and the tile before fetches a few per block (run_column_bands). Host threads only. `fetch(line
+  /// start)` is called for each line fetched at once (the tests record them).
   template <int N, class Fetch>
   void fetch_tile(const Plan<N>& p, const TileCursor<N>& tile, Fetch&& fetch) const {
+    if (p.paced_fetch && next_tile_rows) {
+      *next_tile_rows = RowsAhead{};
+      queue_tile(p, tile, *next_tile_rows);
+      return;
+    }
     fetch_tile_rows(p, tile, fetch, std::make_index_sequence<sizeof...(Srcs)>{});
   }
   template <int N>
   void fetch_tile(const Plan<N>& p, const TileCursor<N>& tile) const {
     fetch_tile(p, tile, [](const char* line) { simd::fetch_line_l2(line); });
+  }
+
+  /// Adds to `rows` each source's rows of `tile` that its column bands read (nothing unless the
+  /// plan runs them, streamed).
+  template <int N>
+  void queue_tile(const Plan<N>& p, const TileCursor<N>& tile, RowsAhead& rows) const {
+    queue_tile_rows(p, tile, rows, std::make_index_sequence<sizeof...(Srcs)>{});
   }
 #endif
 
@@ -203,6 +219,18 @@ struct MapBody {
     (fetch_rows(get<I>(srcs).ptr + off[I + 1],
                 p.strides[I + 1][0] * static_cast<std::ptrdiff_t>(sizeof(*get<I>(srcs).ptr)),
                 len[1] * sizeof(*get<I>(srcs).ptr), len[0], fetch),
+     ...);
+  }
+  template <int N, std::size_t... I>
+  void queue_tile_rows(const Plan<N>& p, const TileCursor<N>& tile, RowsAhead& rows,
+                       std::index_sequence<I...>) const {
+    if (!p.column_bands || !stream) return;
+    std::ptrdiff_t off[N] = {};
+    std::size_t len[MAX_PLAN_RANK] = {};  // (rank >= 2 here, which GCC cannot see)
+    tile_origin(p, tile, off, len);
+    (rows.add(get<I>(srcs).ptr + off[I + 1],
+              p.strides[I + 1][0] * static_cast<std::ptrdiff_t>(sizeof(*get<I>(srcs).ptr)),
+              len[1] * sizeof(*get<I>(srcs).ptr), len[0]),
      ...);
   }
 #endif
@@ -739,8 +767,36 @@ struct MapBody {
                                                     const std::ptrdiff_t* s1, std::size_t lead,
                                                     std::index_sequence<I...> seq) const {
     constexpr bool overlap = is_repeatable<F>::value;
-    const std::ptrdiff_t pitch = s1[0];
     const std::size_t end = n0 - (n0 - lead) % B;  // full blocks in [lead, end)
+    // A paced plan's next tile: as many of its lines per full block, the rest after the tile
+    // (run_tiles). A loop of its own, so that the unpaced one stays as tight as before.
+    const std::size_t blocks = (n1 + B - 1) / B * ((end - lead) / B);
+    const std::size_t per_block =
+        next_tile_rows && blocks > 0 ? (next_tile_rows->lines_left() + blocks - 1) / blocks : 0;
+    if (per_block > 0)
+      column_bands_of_blocks<true>(off, n1, s0, s1, lead, end, per_block, seq);
+    else
+      column_bands_of_blocks<false>(off, n1, s0, s1, lead, end, 0, seq);
+    if (lead > 0) short_band(off, 0, lead, n1, s0, s1, seq);
+    if (end == n0) return;
+    if constexpr (overlap) {  // (n0 >= lead + B: the shifted block stays clear of the lead)
+      band_of_blocks<false>(off, n0 - B, n0, n1, s0, s1, seq);
+    } else {
+      short_band(off, end, n0 - end, n1, s0, s1, seq);
+    }
+  }
+
+  /// run_column_bands' bands over the full blocks [lead, end) of axis 0, each band's ragged end
+  /// included; a paced one fetches `per_block` lines of the next tile before each full block.
+  template <bool Paced, std::size_t... I>
+  KOKKOS_FORCEINLINE_FUNCTION void column_bands_of_blocks(const std::ptrdiff_t* off, std::size_t n1,
+                                                          const std::ptrdiff_t* s0,
+                                                          const std::ptrdiff_t* s1,
+                                                          std::size_t lead, std::size_t end,
+                                                          std::size_t per_block,
+                                                          std::index_sequence<I...> seq) const {
+    constexpr bool overlap = is_repeatable<F>::value;
+    const std::ptrdiff_t pitch = s1[0];
     for (std::size_t j0 = 0; j0 < n1; j0 += B) {
       if (n1 - j0 < B && !overlap) {
         for (std::size_t i0 = lead; i0 < end; i0 += B)
@@ -756,6 +812,9 @@ struct MapBody {
         ((from[I][k] = off[I + 1] + ii(lead + k) * s0[I + 1] + ii(a1)), ...);
       }
       for (std::size_t i0 = lead; i0 < end; i0 += B) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+        if constexpr (Paced) next_tile_rows->step(per_block);
+#endif
         transpose_through_f(from, to, true, seq);
         STRIDED_SIMD_UNROLL
         for (std::size_t k = 0; k < B; ++k) {
@@ -764,13 +823,7 @@ struct MapBody {
         }
       }
     }
-    if (lead > 0) short_band(off, 0, lead, n1, s0, s1, seq);
-    if (end == n0) return;
-    if constexpr (overlap) {  // (n0 >= lead + B: the shifted block stays clear of the lead)
-      band_of_blocks<false>(off, n0 - B, n0, n1, s0, s1, seq);
-    } else {
-      short_band(off, end, n0 - end, n1, s0, s1, seq);
-    }
+    (void)per_block;
   }
 
   /// The `rows` (at most B) rows of axis 0 from i0, across the tile's n1 columns, element by

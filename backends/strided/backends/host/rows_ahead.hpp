@@ -9,7 +9,8 @@
 // phase: a staged A + B^T tile transposes B into its stage first and only then reads A's rows,
 // so A's reads started when the stage was done, and memory sat idle on the read side while B's
 // transposed reads waited on their own misses. Issued among those transposes, A's lines arrive
-// in L2 while B is staged (docs/performance.md, CPU pass 22). Host code only.
+// in L2 while B is staged (docs/performance.md, CPU pass 22). Column bands fetch the next
+// tile's source rows the same way, between the blocks of this one (CPU pass 26). Host code only.
 
 #include <cstddef>
 #include <cstdint>
@@ -32,9 +33,9 @@ inline RowLines row_lines(const void* first, std::size_t bytes) {
 class RowsAhead {
  public:
   /// At most this many operands' rows are fetched: each is a tile of the L2's quarter at most
-  /// (the planner's A + B^T tiles), beside a stage of the same size. Fetches are hints: the
-  /// rows of a further operand are read without them.
-  static constexpr int MAX_OPERANDS = 2;
+  /// (the planner's A + B^T tiles, beside a stage of the same size), or 16 KiB (column bands).
+  /// Fetches are hints: the rows of a further operand are read without them.
+  static constexpr int MAX_OPERANDS = 4;
 
   /// Adds the n1 rows of `bytes` bytes each at first, first + pitch, ... (pitch in bytes). Each
   /// operand keeps its own place: operands may differ in rows, lengths and offsets in a line.
@@ -46,7 +47,15 @@ class RowsAhead {
     rows.bytes = bytes;
     rows.left = n1;
     rows.start_row();
+    const char* row = rows.row;
+    for (std::size_t r = 0; r < n1; ++r) {
+      m_lines += row_lines(row, bytes).count;
+      if (r + 1 < n1) row += pitch;  // (never a pointer past the last row)
+    }
   }
+
+  /// Lines not yet fetched.
+  std::size_t lines_left() const { return m_lines; }
 
   /// Fetches the next `lines` lines of every operand's rows (nothing once all are fetched).
   void step(std::size_t lines) {
@@ -63,6 +72,7 @@ class RowsAhead {
         if (m_rows[c].left > 0) {
           fetch(m_rows[c].line);
           m_rows[c].next_line();
+          --m_lines;
           any = true;
         }
       if (!any) return;
@@ -97,6 +107,7 @@ class RowsAhead {
 
   Rows m_rows[MAX_OPERANDS];
   int m_count = 0;
+  std::size_t m_lines = 0;
 };
 
 /// Fetches into L2 the lines of `rows` rows of `bytes` bytes each, the first at `first` and the

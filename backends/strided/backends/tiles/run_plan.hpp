@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "strided/backends/common/tile_walk.hpp"
+#include "strided/backends/host/rows_ahead.hpp"
 #include "strided/base/compat.hpp"
 #include "strided/core/plan.hpp"
 
@@ -25,7 +26,8 @@ template <class Body>
 struct stages_tiles<Body, std::void_t<decltype(&Body::template walk_staged<1>)>> : std::true_type {
 };
 
-/// Bodies that fetch a tile's lines ahead of it (MapBody::fetch_tile).
+/// Bodies that fetch a tile's lines ahead of it (MapBody::fetch_tile), a paced plan's through
+/// the RowsAhead their `next_tile_rows` points to.
 template <class Body>
 using fetch_tile_call = decltype(std::declval<const Body&>().fetch_tile(
     std::declval<const Plan<1>&>(), std::declval<const TileCursor<1>&>()));
@@ -50,6 +52,10 @@ template <int N, class Body>
 KOKKOS_INLINE_FUNCTION void run_tiles(const Plan<N>& plan, std::size_t first, std::size_t last,
                                       const Body& body) {
   Body local = body;
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  RowsAhead ahead;  // a paced plan's next tile, fetched between this tile's blocks
+  if constexpr (fetches_tiles<Body>::value) local.next_tile_rows = &ahead;
+#endif
   for_each_tile(plan, first, last, [&](std::size_t t, const TileCursor<N>& tile) {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     if constexpr (fetches_tiles<Body>::value) {
@@ -59,10 +65,12 @@ KOKKOS_INLINE_FUNCTION void run_tiles(const Plan<N>& plan, std::size_t first, st
         local.fetch_tile(plan, next);
       }
     }
+    walk_host_tile(plan, tile, local);
+    if (plan.paced_fetch) ahead.step(ahead.lines_left());  // what its blocks left
 #else
     (void)t;
-#endif
     walk_host_tile(plan, tile, local);
+#endif
   });
   local.done();
 }
