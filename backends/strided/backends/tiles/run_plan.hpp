@@ -47,15 +47,12 @@ KOKKOS_INLINE_FUNCTION void walk_host_tile(const Plan<N>& p, const TileCursor<N>
   walk_tile(p, tile, body);
 }
 
-/// Runs tiles [first, last) of `plan` through one copy of `body`.
-template <int N, class Body>
-KOKKOS_INLINE_FUNCTION void run_tiles(const Plan<N>& plan, std::size_t first, std::size_t last,
-                                      const Body& body) {
-  Body local = body;
-#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-  RowsAhead ahead;  // a paced plan's next tile, fetched between this tile's blocks
-  if constexpr (fetches_tiles<Body>::value) local.next_tile_rows = &ahead;
-#endif
+/// Tiles [first, last) of `plan` through `local`, each next tile's lines fetched while this one
+/// runs: all before it, or, when Paced, queued in `ahead` for this tile's blocks to fetch, and
+/// what they leave fetched after it.
+template <bool Paced, int N, class Body>
+KOKKOS_INLINE_FUNCTION void walk_tiles(const Plan<N>& plan, std::size_t first, std::size_t last,
+                                       Body& local, [[maybe_unused]] RowsAhead* ahead) {
   for_each_tile(plan, first, last, [&](std::size_t t, const TileCursor<N>& tile) {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
     if constexpr (fetches_tiles<Body>::value) {
@@ -66,12 +63,32 @@ KOKKOS_INLINE_FUNCTION void run_tiles(const Plan<N>& plan, std::size_t first, st
       }
     }
     walk_host_tile(plan, tile, local);
-    if (plan.paced_fetch) ahead.step(ahead.lines_left());  // what its blocks left
+    if constexpr (Paced) ahead->step(ahead->lines_left());
 #else
     (void)t;
     walk_host_tile(plan, tile, local);
 #endif
   });
+}
+
+/// Runs tiles [first, last) of `plan` through one copy of `body`.
+template <int N, class Body>
+KOKKOS_INLINE_FUNCTION void run_tiles(const Plan<N>& plan, std::size_t first, std::size_t last,
+                                      const Body& body) {
+  Body local = body;
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  if constexpr (fetches_tiles<Body>::value) {
+    if (plan.paced_fetch) {  // (the queue only then: unpaced tiles run as they did without it)
+      RowsAhead ahead;
+      local.next_tile_rows = &ahead;
+      walk_tiles<true>(plan, first, last, local, &ahead);
+      local.next_tile_rows = nullptr;
+      local.done();
+      return;
+    }
+  }
+#endif
+  walk_tiles<false>(plan, first, last, local, nullptr);
   local.done();
 }
 
