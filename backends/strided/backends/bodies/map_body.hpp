@@ -190,7 +190,12 @@ struct MapBody {
       queue_tile(p, tile, *next_tile_rows);
       return;
     }
-    fetch_tile_rows(p, tile, fetch, std::make_index_sequence<sizeof...(Srcs)>{});
+    each_tile_source_rows(
+        p, tile,
+        [&](const auto* first, std::ptrdiff_t pitch, std::size_t bytes, std::size_t rows) {
+          fetch_rows(first, pitch, bytes, rows, fetch);
+        },
+        std::make_index_sequence<sizeof...(Srcs)>{});
   }
   template <int N>
   void fetch_tile(const Plan<N>& p, const TileCursor<N>& tile) const {
@@ -201,7 +206,12 @@ struct MapBody {
   /// plan runs them, streamed).
   template <int N>
   void queue_tile(const Plan<N>& p, const TileCursor<N>& tile, RowsAhead& rows) const {
-    queue_tile_rows(p, tile, rows, std::make_index_sequence<sizeof...(Srcs)>{});
+    each_tile_source_rows(
+        p, tile,
+        [&](const auto* first, std::ptrdiff_t pitch, std::size_t bytes, std::size_t count) {
+          rows.add(first, pitch, bytes, count);
+        },
+        std::make_index_sequence<sizeof...(Srcs)>{});
   }
 #endif
 
@@ -209,28 +219,18 @@ struct MapBody {
   using value_type = typename Dst::value_type;
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-  template <int N, class Fetch, std::size_t... I>
-  void fetch_tile_rows(const Plan<N>& p, const TileCursor<N>& tile, Fetch& fetch,
-                       std::index_sequence<I...>) const {
+  /// Calls `f(first byte, pitch in bytes, row bytes, rows)` for each source's rows of `tile` that
+  /// its column bands read (nothing unless the plan runs them, streamed).
+  template <int N, class F2, std::size_t... I>
+  void each_tile_source_rows(const Plan<N>& p, const TileCursor<N>& tile, F2&& f,
+                             std::index_sequence<I...>) const {
     if (!p.column_bands || !stream) return;
     std::ptrdiff_t off[N] = {};
     std::size_t len[MAX_PLAN_RANK] = {};  // (rank >= 2 here, which GCC cannot see)
     tile_origin(p, tile, off, len);
-    (fetch_rows(get<I>(srcs).ptr + off[I + 1],
-                p.strides[I + 1][0] * static_cast<std::ptrdiff_t>(sizeof(*get<I>(srcs).ptr)),
-                len[1] * sizeof(*get<I>(srcs).ptr), len[0], fetch),
-     ...);
-  }
-  template <int N, std::size_t... I>
-  void queue_tile_rows(const Plan<N>& p, const TileCursor<N>& tile, RowsAhead& rows,
-                       std::index_sequence<I...>) const {
-    if (!p.column_bands || !stream) return;
-    std::ptrdiff_t off[N] = {};
-    std::size_t len[MAX_PLAN_RANK] = {};  // (rank >= 2 here, which GCC cannot see)
-    tile_origin(p, tile, off, len);
-    (rows.add(get<I>(srcs).ptr + off[I + 1],
-              p.strides[I + 1][0] * static_cast<std::ptrdiff_t>(sizeof(*get<I>(srcs).ptr)),
-              len[1] * sizeof(*get<I>(srcs).ptr), len[0]),
+    (f(get<I>(srcs).ptr + off[I + 1],
+       p.strides[I + 1][0] * static_cast<std::ptrdiff_t>(sizeof(*get<I>(srcs).ptr)),
+       len[1] * sizeof(*get<I>(srcs).ptr), len[0]),
      ...);
   }
 #endif

@@ -82,7 +82,6 @@ KOKKOS_INLINE_FUNCTION void run_tiles(const Plan<N>& plan, std::size_t first, st
       RowsAhead ahead;
       local.next_tile_rows = &ahead;
       walk_tiles<true>(plan, first, last, local, &ahead);
-      local.next_tile_rows = nullptr;
       local.done();
       return;
     }
