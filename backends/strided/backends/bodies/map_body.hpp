@@ -221,8 +221,8 @@ struct MapBody {
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
   /// Calls `f(first byte, pitch in bytes, row bytes, rows)` for each source's rows of `tile` that
   /// its column bands read (nothing unless the plan runs them, streamed).
-  template <int N, class F2, std::size_t... I>
-  void each_tile_source_rows(const Plan<N>& p, const TileCursor<N>& tile, F2&& f,
+  template <int N, class RowsFn, std::size_t... I>
+  void each_tile_source_rows(const Plan<N>& p, const TileCursor<N>& tile, RowsFn&& f,
                              std::index_sequence<I...>) const {
     if (!p.column_bands || !stream) return;
     std::ptrdiff_t off[N] = {};
@@ -793,7 +793,7 @@ struct MapBody {
                                                           const std::ptrdiff_t* s0,
                                                           const std::ptrdiff_t* s1,
                                                           std::size_t lead, std::size_t end,
-                                                          std::size_t per_block,
+                                                          [[maybe_unused]] std::size_t per_block,
                                                           std::index_sequence<I...> seq) const {
     constexpr bool overlap = is_repeatable<F>::value;
     const std::ptrdiff_t pitch = s1[0];
@@ -823,7 +823,6 @@ struct MapBody {
         }
       }
     }
-    (void)per_block;
   }
 
   /// The `rows` (at most B) rows of axis 0 from i0, across the tile's n1 columns, element by
