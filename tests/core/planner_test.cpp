@@ -777,6 +777,16 @@ TEST(MakePlan, TransposesWithASourceAlongTheDestinationReadRowsFourTimesAsLong) 
   // Half as many rows where half the L2 holds fewer (512 KiB L2: 64 rows).
   const auto s = plan_of<3>({1000, 1000}, apbt, 8, with_l2(std::size_t(512) << 10));
   EXPECT_EQ(blocks_of_plan(s), (Extents{64, 256}));
+  // Never more than the stage holds, however large the L2 (2 MiB, as on Intel Xeons, would give
+  // 256 rows: a tile the backends could not stage, walked 1.8x slower block by block).
+  for (const std::size_t mib : {2, 32}) {
+    EXPECT_EQ(blocks_of_plan(plan_of<3>({1000, 1000}, apbt, 8, with_l2(mib << 20))),
+              (Extents{128, 256}));
+    EXPECT_EQ(blocks_of_plan(plan_of<3>({1000, 1000}, apbt, 4, with_l2(mib << 20))),
+              (Extents{128, 512}));
+    const auto z = plan_of<3>({1000, 1000}, apbt, 16, with_l2(mib << 20));
+    EXPECT_LE(z.blocks[0] * z.blocks[1] * 16, strided::detail::MAP_STAGE_BYTES);
+  }
   // A plain transpose's rows stay about 512 bytes.
   EXPECT_EQ(blocks_of_plan(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2())),
             (Extents{336, 72}));

@@ -133,6 +133,11 @@ inline std::size_t transpose_tile_rows(std::size_t l2_bytes, std::size_t row_byt
   return rows;
 }
 
+/// Bytes of the host backends' per-thread stage of a map tile: a staged A + B^T tile of each
+/// source (the planner caps those tiles to it: a larger one would not be staged at all) and the
+/// line-aligned rows of staged gathers and streamed tiles.
+inline constexpr std::size_t MAP_STAGE_BYTES = std::size_t(256) << 10;
+
 /// Largest per-thread stage of the lanes of a column sweep (see axis_sweep_outputs).
 inline constexpr std::size_t AXIS_STAGE_BYTES = std::size_t(512) << 10;
 

@@ -22,6 +22,7 @@
 #include "strided/backends/host/thread_stage.hpp"
 #include "strided/backends/host/two_runs.hpp"
 #include "strided/base/element_ops.hpp"
+#include "strided/core/machine.hpp"
 #include "strided/core/magnitude.hpp"
 #include "strided/core/plan.hpp"
 
@@ -868,12 +869,11 @@ struct MapBody {
       block<false>(off, i0, full1, B, n1 - full1, s0, s1, seq);
   }
 
-  /// Bytes of a per-thread stage: the largest planner tile of a transpose with a source that
-  /// streams along axis 0 (128 rows of 2 KiB, see plan_layout).
-  static constexpr std::size_t STAGE_BYTES = std::size_t(256) << 10;
+  /// Elements of T in a per-thread stage (MAP_STAGE_BYTES: the planner caps the tiles of a
+  /// transpose with a source that streams along axis 0 to it).
   template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static constexpr std::size_t stage_elements() {
-    return STAGE_BYTES / sizeof(T);
+    return MAP_STAGE_BYTES / sizeof(T);
   }
 
   /// A streamed tile whose destination rows do not start on line boundaries (rows of 300
