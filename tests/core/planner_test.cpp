@@ -786,6 +786,11 @@ TEST(MakePlan, TransposesWithASourceAlongTheDestinationReadRowsFourTimesAsLong) 
               (Extents{128, 512}));
     const auto z = plan_of<3>({1000, 1000}, apbt, 16, with_l2(mib << 20));
     EXPECT_LE(z.blocks[0] * z.blocks[1] * 16, strided::detail::MAP_STAGE_BYTES);
+    // Bytes into complex<double>: rows of 2048 destination elements, 32 KiB of each source.
+    const auto w = plan_of<3>({4096, 4096}, {{1, 4096}, {1, 4096}, {4096, 1}}, {1, 16, 16},
+                              with_l2(mib << 20));
+    EXPECT_EQ(w.strategy, Strategy::Transpose);
+    EXPECT_LE(w.blocks[0] * w.blocks[1] * 16, strided::detail::MAP_STAGE_BYTES);
   }
   // A plain transpose's rows stay about 512 bytes.
   EXPECT_EQ(blocks_of_plan(plan_of<2>({1000, 1000}, {{1, 1000}, {1000, 1}}, 8, with_l2())),

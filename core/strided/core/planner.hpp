@@ -607,6 +607,9 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
         for (int k = 1; k < N; ++k) widest = std::max(widest, element_size[k]);
         const std::size_t most = MAP_STAGE_BYTES / widest / p.blocks[1];
         while (p.blocks[0] > 16 && p.blocks[0] > most) p.blocks[0] /= 2;
+        // (Sources wider than the destination: columns too, a byte into complex<double>.)
+        while (p.blocks[1] > 16 && p.blocks[0] * p.blocks[1] * widest > MAP_STAGE_BYTES)
+          p.blocks[1] /= 2;
       }
       if (!mixed) {  // (A + B^T's tiles must fit the backends' stage)
         const std::size_t line = std::max<std::size_t>(1, opt.cache_line / element_size[0]);
