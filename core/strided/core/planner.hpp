@@ -602,16 +602,14 @@ Plan<N> plan_layout(std::size_t rank, const std::size_t* extents,
       const std::size_t row_bytes = saturating_mul(side, element_size[0]);
       p.blocks[0] = std::min(p.dims[0], transpose_tile_rows(l2, row_bytes));
       p.blocks[1] = std::min(p.dims[1], side);
-      if (mixed) {  // each source's tile fits the backends' stage (an L2 of 2 MiB gives 256 rows)
-        std::size_t widest = 1;
-        for (int k = 1; k < N; ++k) widest = std::max(widest, element_size[k]);
-        const std::size_t most = MAP_STAGE_BYTES / widest / p.blocks[1];
-        while (p.blocks[0] > 16 && p.blocks[0] > most) p.blocks[0] /= 2;
-        // (Sources wider than the destination: columns too, a byte into complex<double>.)
-        while (p.blocks[1] > 16 && p.blocks[0] * p.blocks[1] * widest > MAP_STAGE_BYTES)
-          p.blocks[1] /= 2;
-      }
-      if (!mixed) {  // (A + B^T's tiles must fit the backends' stage)
+      if (mixed) {
+        // Each source's tile fits the backends' stage, or it is not staged at all (a 2 MiB L2
+        // gives 256 rows): rows halve first, then columns (a byte into complex<double>).
+        const std::size_t widest = *std::max_element(element_size + 1, element_size + N);
+        while (p.blocks[0] * p.blocks[1] * widest > MAP_STAGE_BYTES &&
+               (p.blocks[0] > 16 || p.blocks[1] > 16))
+          (p.blocks[0] > 16 ? p.blocks[0] : p.blocks[1]) /= 2;
+      } else {
         const std::size_t line = std::max<std::size_t>(1, opt.cache_line / element_size[0]);
         p.blocks[0] = even_block(p.dims[0], p.blocks[0], line);
         p.blocks[1] = even_block(p.dims[1], p.blocks[1], line);
